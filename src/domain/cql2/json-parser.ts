@@ -288,7 +288,8 @@ export function parseCql2Json(input: string | unknown): Expr {
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       const at = /position (\d+)/.exec(message);
-      throw new Cql2SyntaxError(`malformed JSON: ${message.replace(/ in JSON at position \d+.*$/s, '')}`, at ? Number(at[1]) : 0);
+      // Without an offset in the message the parser ran out of input.
+      throw new Cql2SyntaxError(`malformed JSON: ${message.replace(/ in JSON at position \d+.*$/s, '')}`, at ? Number(at[1]) : input.length);
     }
   } else {
     value = input as Json;

@@ -113,7 +113,7 @@ export function tokenize(src: string): Token[] {
       if (src[i] === 'e' || src[i] === 'E') {
         let j = i + 1;
         if (src[j] === '+' || src[j] === '-') j++;
-        if (!isDigit(src[j])) throw new Cql2SyntaxError('malformed exponent in number', start);
+        if (!isDigit(src[j])) throw new Cql2SyntaxError('malformed exponent in number', i);
         while (isDigit(src[j])) j++;
         i = j;
       }
