@@ -13,6 +13,10 @@
  *   keep positions on the side for their error messages.
  */
 
+import type { Geometry } from '../geometry/geojson.js';
+
+export type { Geometry, Position } from '../geometry/geojson.js';
+
 export const COMPARISON_OPS = ['=', '<>', '<', '>', '<=', '>='] as const;
 export type ComparisonOp = (typeof COMPARISON_OPS)[number];
 
@@ -53,17 +57,6 @@ export type TemporalOp = (typeof TEMPORAL_OPS)[number];
 
 export const ARRAY_OPS = ['a_equals', 'a_contains', 'a_containedBy', 'a_overlaps'] as const;
 export type ArrayOp = (typeof ARRAY_OPS)[number];
-
-export type Position = number[];
-
-export type Geometry =
-  | { type: 'Point'; coordinates: Position }
-  | { type: 'LineString'; coordinates: Position[] }
-  | { type: 'Polygon'; coordinates: Position[][] }
-  | { type: 'MultiPoint'; coordinates: Position[] }
-  | { type: 'MultiLineString'; coordinates: Position[][] }
-  | { type: 'MultiPolygon'; coordinates: Position[][][] }
-  | { type: 'GeometryCollection'; geometries: Geometry[] };
 
 export interface AndOr {
   kind: 'and' | 'or';

@@ -1,0 +1,57 @@
+import { z } from './zod.js';
+
+/**
+ * Query-string building blocks. Query values arrive as strings; these parse them strictly
+ * (`true`/`false` only, finite numbers only) so a typo is a validation error, not a silent default.
+ */
+export const queryBoolean = (description: string) =>
+  z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional()
+    .openapi({ type: 'boolean', description });
+
+export const queryNumber = (description: string, opts: { min?: number; max?: number } = {}) => {
+  let n = z.coerce.number<string>().refine(Number.isFinite, 'must be a finite number');
+  if (opts.min !== undefined) n = n.refine((v) => v >= opts.min!, `must be >= ${opts.min}`);
+  if (opts.max !== undefined) n = n.refine((v) => v <= opts.max!, `must be <= ${opts.max}`);
+  return z.string().regex(/^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/, 'must be a number').pipe(n).optional().openapi({ type: 'number', description });
+};
+
+export const queryInteger = (description: string, opts: { min?: number; max?: number } = {}) => {
+  let n = z.coerce.number<string>().int();
+  if (opts.min !== undefined) n = n.min(opts.min);
+  if (opts.max !== undefined) n = n.max(opts.max);
+  return z.string().regex(/^\s*[-+]?\d+\s*$/, 'must be an integer').pipe(n).optional().openapi({ type: 'integer', description });
+};
+
+export const formatParam = (formats: readonly string[], description = 'Response format; when omitted the Accept header decides') =>
+  z.string().optional().openapi({ description: `${description}. One of: ${formats.join(', ')}`, example: formats[0] });
+
+/** `min_lon,min_lat,max_lon,max_lat` in CRS84. */
+export const queryBBox = (description = 'min_lon,min_lat,max_lon,max_lat (CRS84)') =>
+  z
+    .string()
+    .transform((s, ctx) => {
+      const parts = s.split(',').map((p) => Number(p.trim()));
+      if (parts.length !== 4 || parts.some((p) => !Number.isFinite(p) || s.trim() === '')) {
+        ctx.addIssue({ code: 'custom', message: 'bbox must be four comma-separated numbers' });
+        return z.NEVER;
+      }
+      const [w, south, e, n] = parts as [number, number, number, number];
+      if (south > n || south < -90 || n > 90 || w < -180 || w > 180 || e < -180 || e > 180) {
+        ctx.addIssue({ code: 'custom', message: 'bbox needs -180<=lon<=180, -90<=min_lat<=max_lat<=90' });
+        return z.NEVER;
+      }
+      return [w, south, e, n] as [number, number, number, number];
+    })
+    .optional()
+    .openapi({ type: 'string', description, example: '-10,40,10,50' });
+
+/** Comma-separated list of names. */
+export const queryList = (description: string) =>
+  z
+    .string()
+    .transform((s) => s.split(',').map((p) => p.trim()).filter((p) => p.length > 0))
+    .optional()
+    .openapi({ type: 'string', description });

@@ -1,0 +1,138 @@
+import 'reflect-metadata';
+import { Container } from 'inversify';
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import pino, { type Logger } from 'pino';
+import type { Request } from 'restify';
+import { TOKENS } from './tokens.js';
+import type { Config } from './config/config-schema.js';
+import { EnabledGridRegistry } from './grid-registry.js';
+import { GRID_FACTORIES } from './grid-factories.js';
+import { ConfigCollectionCatalog, ConfigFieldSource } from './config-collection-catalog.js';
+import { CollectionsService } from './use-cases/collections-service.js';
+import { OrdersService } from './use-cases/orders-service.js';
+import { UnauthorizedError } from './errors.js';
+import { KnexDatastore } from '../adapters/datastore/knex-datastore.js';
+import { Sha256TokenVerifier } from '../adapters/auth/sha256-token-verifier.js';
+import { createHttpServer, type HttpServer } from '../adapters/http/server.js';
+import { serviceRoutes } from '../adapters/http/routes/service.js';
+import { collectionRoutes } from '../adapters/http/routes/collections.js';
+import { adminRoutes } from '../adapters/http/routes/admin.js';
+import { conceptRoutes } from '../adapters/http/routes/concepts.js';
+import { orderRoutes } from '../adapters/http/routes/orders.js';
+import type { RouteModule } from '../adapters/http/route-module.js';
+import type { GridRegistry } from '../ports/grid-registry.js';
+import type { CollectionCatalog, FieldSource } from '../ports/collection-catalog.js';
+import type { ConceptStore, DatastoreAdmin, OrderStore } from '../ports/datastore.js';
+import type { TokenVerifier } from '../ports/token-verifier.js';
+import type { BackingKind } from '../domain/collection.js';
+
+/**
+ * The composition root: binds every port to the adapter the config names. Nothing else in the
+ * code base constructs adapters.
+ */
+export function buildContainer(config: Config, logger?: Logger): Container {
+  const c = new Container({ defaultScope: 'Singleton' });
+  c.bind(TOKENS.Config).toConstantValue(config);
+  c.bind(TOKENS.Logger).toConstantValue(logger ?? pino({ level: config.server.logLevel, name: 'dggs-api' }));
+
+  c.bind(TOKENS.GridRegistry).toDynamicValue(() => {
+    const grids = config.grids.enabled.map((id) => {
+      const make = GRID_FACTORIES[id];
+      if (!make) throw new Error(`grids.enabled: unknown grid "${id}" (known: ${Object.keys(GRID_FACTORIES).join(', ')})`);
+      return make();
+    });
+    return new EnabledGridRegistry(grids, config.grids.default);
+  });
+
+  c.bind(TOKENS.CollectionCatalog).toDynamicValue(() => new ConfigCollectionCatalog(config.collections));
+  c.bind(TOKENS.FieldSources).toDynamicValue(() => {
+    const fromConfig = new ConfigFieldSource();
+    const sources: Partial<Record<BackingKind, FieldSource>> = { 'raster-url': fromConfig, stac: fromConfig, 'ogc-features': fromConfig };
+    return sources;
+  });
+
+  c.bind(TOKENS.DatastoreAdmin).toDynamicValue(() => {
+    const ds = config.datastore;
+    if (ds.kind === 'sqlite') {
+      if (ds.file !== ':memory:') mkdirSync(path.dirname(path.resolve(ds.file)), { recursive: true });
+      return new KnexDatastore({ kind: 'sqlite', file: ds.file });
+    }
+    return new KnexDatastore({ kind: 'postgres', url: ds.url });
+  });
+  c.bind(TOKENS.ConceptStore).toService(TOKENS.DatastoreAdmin);
+  c.bind(TOKENS.OrderStore).toService(TOKENS.DatastoreAdmin);
+  c.bind(TOKENS.TokenVerifier).toDynamicValue(() => new Sha256TokenVerifier(config.auth.tokenSha256));
+
+  c.bind(TOKENS.CollectionsService).toDynamicValue(
+    (ctx) => new CollectionsService(ctx.get<CollectionCatalog>(TOKENS.CollectionCatalog), ctx.get(TOKENS.FieldSources)),
+  );
+  return c;
+}
+
+/** The route families, in the order they are matched and documented. */
+export function routeModules(c: Container, late: { conformance: () => string[]; openApi: () => object }): RouteModule[] {
+  const datastore = c.get<DatastoreAdmin>(TOKENS.DatastoreAdmin);
+  const orders = new OrdersService(c.get<OrderStore>(TOKENS.OrderStore), datastore, c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionCatalog>(TOKENS.CollectionCatalog));
+  return [
+    serviceRoutes({
+      title: 'Discrete Global Grid Data API',
+      description: 'Geospatial data addressed by the zones of discrete global grid reference systems (OGC API - DGGS).',
+      datastore,
+      ...late,
+    }),
+    collectionRoutes(c.get<CollectionsService>(TOKENS.CollectionsService)),
+    conceptRoutes(c.get<ConceptStore>(TOKENS.ConceptStore), datastore),
+    orderRoutes(orders),
+    adminRoutes(datastore),
+  ];
+}
+
+export interface App {
+  container: Container;
+  http: HttpServer;
+  logger: Logger;
+  /** Listens; resolves with the bound port. */
+  listen(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function createApp(config: Config, logger?: Logger): Promise<App> {
+  const container = buildContainer(config, logger);
+  const log = container.get<Logger>(TOKENS.Logger);
+  const datastore = container.get<DatastoreAdmin>(TOKENS.DatastoreAdmin);
+  if (config.datastore.autoInitialize) await datastore.initialize();
+
+  let conformance: string[] = [];
+  let http: HttpServer | undefined;
+  const modules = routeModules(container, { conformance: () => conformance, openApi: () => http!.openApi() });
+  conformance = [...new Set(modules.flatMap((m) => m.conformance ?? []))].sort();
+  const verifier = container.get<TokenVerifier>(TOKENS.TokenVerifier);
+  http = createHttpServer({
+    routes: modules.flatMap((m) => m.routes),
+    logger: log,
+    publicBaseUrl: config.server.publicBaseUrl,
+    maxBodyBytes: config.server.maxBodyBytes,
+    requestTimeoutMs: config.server.requestTimeoutMs,
+    authenticate: (req: Request) => {
+      const header = req.header('authorization') ?? '';
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!match || !verifier.verify(match[1]!)) throw new UnauthorizedError();
+    },
+  });
+  const server = http.server;
+  return {
+    container,
+    http,
+    logger: log,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.server.port, config.server.host, () => resolve(server.address().port));
+      }),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await datastore.close();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * A collection is one dataset. Its backing kind decides where zone data comes from.
+ * These are plain types: the config schema produces them, ports and use cases consume them.
+ */
+export type PropertyType = 'array' | 'boolean' | 'integer' | 'null' | 'number' | 'object' | 'string';
+
+/** Field metadata, the contract's SchemaProperty. */
+export interface FieldMeta {
+  title: string;
+  type: PropertyType;
+  description?: string;
+  format?: string;
+  enum?: string[];
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  svc_band_index?: number;
+  svc_data_type?: string;
+  svc_dggs_stat?: string;
+  svc_gsd?: number;
+  svc_unit?: string;
+}
+
+export interface RasterDefaults {
+  noData?: number;
+  fields?: Record<string, FieldMeta>;
+}
+
+export type Backing =
+  | { kind: 'parquet-lake'; geometryColumn: string; datetimeColumn?: string }
+  | ({ kind: 'raster-url'; url: string } & RasterDefaults)
+  | ({
+      kind: 'stac';
+      catalog: string;
+      strategy: 'single' | 'latest' | 'mosaic';
+      intersectionPercent?: number;
+      cloudCoverPercent?: number;
+      asset: string;
+    } & RasterDefaults)
+  | { kind: 'ogc-features'; url: string; collection: string; fields?: Record<string, FieldMeta> };
+
+export type BackingKind = Backing['kind'];
+
+export interface Extent {
+  spatial?: { bbox: [number, number, number, number][]; crs?: string };
+  temporal?: { interval: [string | null, string | null][]; trs?: string };
+}
+
+export interface Collection {
+  id: string;
+  title: string;
+  description?: string;
+  attribution?: string;
+  extent?: Extent;
+  backing: Backing;
+}

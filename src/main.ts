@@ -1,0 +1,31 @@
+import { loadConfig, ConfigError } from './app/config/load-config.js';
+import { createApp } from './app/container.js';
+
+/** Starts the service: config, wiring, listen; stops cleanly on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`dggs-api: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const app = await createApp(config);
+  const port = await app.listen();
+  const shown = config.server.host === '0.0.0.0' ? 'localhost' : config.server.host;
+  app.logger.info({ port }, `dggs-api listening on ${config.server.publicBaseUrl ?? `http://${shown}:${port}`}`);
+  const stop = (signal: string) => {
+    app.logger.info({ signal }, 'stopping');
+    app.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  console.error('dggs-api: failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import pino from 'pino';
+import { loadConfig } from '../../src/app/config/load-config.js';
+import type { Config } from '../../src/app/config/config-schema.js';
+import { createApp, type App } from '../../src/app/container.js';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+export const SHARED = path.resolve(REPO_ROOT, '../shared');
+
+export interface TestServer {
+  app: App;
+  base: string;
+  config: Config;
+  get(pathAndQuery: string, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real server on loopback, booted from config/default.json with a private SQLite file and a
+ * random port; `overrides` are merged over the file (as environment overrides are).
+ */
+export async function startTestServer(overrides: Record<string, unknown> = {}): Promise<TestServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dggs-test-'));
+  const config = loadConfig(
+    { DGGS_CONFIG: path.join(REPO_ROOT, 'config/default.json') },
+    { server: { host: '127.0.0.1', port: 0, logLevel: 'silent' }, datastore: { kind: 'sqlite', file: path.join(dir, 'test.sqlite'), autoInitialize: true }, ...overrides },
+  );
+  const app = await createApp(config, pino({ level: 'silent' }));
+  const port = await app.listen();
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    base,
+    config,
+    get: (p, headers = {}) => fetch(base + p, { headers }),
+    close: () => app.close(),
+  };
+}
