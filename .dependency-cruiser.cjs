@@ -1,0 +1,39 @@
+/** Architecture rules, checked by test/architecture.test.ts as part of npm test. */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'src/domain imports nothing outside src/domain: no adapters, app, ports, packages or node built-ins.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { pathNot: '^src/domain/' },
+    },
+    {
+      name: 'ports-are-interfaces',
+      comment: 'src/ports may name domain types only; never adapters or app code.',
+      severity: 'error',
+      from: { path: '^src/ports/' },
+      to: { path: '^src/(adapters|app)/' },
+    },
+    {
+      name: 'adapters-do-not-import-each-other',
+      comment: 'One adapter family never imports another (http may not reach into lake, and so on).',
+      severity: 'error',
+      from: { path: '^src/adapters/([^/]+)/' },
+      to: { path: '^src/adapters/([^/]+)/', pathNot: '^src/adapters/$1/' },
+    },
+    {
+      name: 'core-does-not-know-adapters',
+      comment: 'Only the composition root (src/app/container.ts, src/app/grid-factories.ts) constructs adapters.',
+      severity: 'error',
+      from: { path: '^src/app/', pathNot: '^src/app/(container|grid-factories)\\.ts$' },
+      to: { path: '^src/adapters/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'], exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
