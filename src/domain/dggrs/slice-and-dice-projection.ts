@@ -186,17 +186,21 @@ export class SliceAndDiceProjection {
       const c12 = this.cosAC;
       const c20 = bIsA ? this.cosBC : this.cosAB;
       const s12 = this.sinAC;
-      const f = S * PARALLELEPIPED_V + CC * (c01 * c12 - c20);
-      const g = CC * s12 * (1 + c01);
-      const num = s12 * (f * f - g * g) - 2 * g * f * c12;
-      const den = s12 * (f * f + g * g);
+      let f = S * PARALLELEPIPED_V + CC * (c01 * c12 - c20);
+      let g = CC * s12 * (1 + c01);
+      // D, the end of the great circle from A on edge BC, depends only on the ratio f:g; rescaling keeps
+      // it accurate very close to B, where DGGAL switches to a slerp-based fallback.
+      const m = Math.max(Math.abs(f), Math.abs(g));
       let Dx: number, Dy: number, Dz: number;
-      if (Math.abs(den) > 1e-9) {
+      if (m > 0) {
+        f /= m;
+        g /= m;
+        const num = s12 * (f * f - g * g) - 2 * g * f * c12;
+        const den = s12 * (f * f + g * g);
         const kb = Math.max(0, num / den);
         const kc = Math.min(1, (2 * g * f) / den);
         Dx = kb * B[0] + kc * C[0]; Dy = kb * B[1] + kc * C[1]; Dz = kb * B[2] + kc * C[2];
       } else {
-        // Degenerate: zero area along BC, the great circle from A ends at B.
         Dx = B[0]; Dy = B[1]; Dz = B[2];
       }
       const a = A[0] * Dx + A[1] * Dy + A[2] * Dz;
