@@ -1,0 +1,270 @@
+import { expect } from 'chai';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { sha256Hex } from '../../src/adapters/auth/sha256-token-verifier.js';
+
+const TOKEN = 'test-token-0123456789';
+
+/**
+ * SchemaResponse has properties literally named `$id` and `$schema`. That is valid JSON Schema,
+ * but the validator's reference resolver takes any `$id` key for a base URI; rename those
+ * property names (only under `properties`) before validating.
+ */
+function withoutKeywordLikePropertyNames(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutKeywordLikePropertyNames);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => {
+      if (k === 'properties' && v && typeof v === 'object') {
+        return [k, Object.fromEntries(Object.entries(v).map(([name, schema]) => [name.replace(/^\$/, 'dollar_'), withoutKeywordLikePropertyNames(schema)]))];
+      }
+      return [k, withoutKeywordLikePropertyNames(v)];
+    }),
+  );
+}
+
+describe('HTTP: service endpoints', function () {
+  this.timeout(30_000);
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ auth: { tokenSha256: [sha256Hex(TOKEN)] } });
+  });
+  after(() => s.close());
+
+  const json = async (path: string, headers: Record<string, string> = {}) => {
+    const res = await s.get(path, headers);
+    return { res, body: (await res.json()) as Record<string, any> };
+  };
+
+  describe('landing page', () => {
+    it('links to /dggs, /conformance, /api and /collections', async () => {
+      const { res, body } = await json('/');
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.match(/^application\/json/);
+      const rels = Object.fromEntries(body.links.map((l: { rel: string; href: string }) => [l.rel, l.href]));
+      expect(rels['service-desc']).to.equal(`${s.base}/api/openapi.json`);
+      expect(rels.conformance).to.equal(`${s.base}/conformance`);
+      expect(rels.data).to.equal(`${s.base}/collections`);
+      expect(rels['https://www.opengis.net/def/rel/ogc/1.0/dggrs-list']).to.equal(`${s.base}/dggs`);
+      expect(rels.self).to.equal(`${s.base}/?f=json`);
+    });
+
+    it('answers HTML by f=html and by Accept, JSON by f=json over Accept', async () => {
+      const byF = await s.get('/?f=html');
+      expect(byF.headers.get('content-type')).to.match(/^text\/html/);
+      expect(await byF.text()).to.contain('<h1>Discrete Global Grid Data API</h1>');
+      const byAccept = await s.get('/', { Accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' });
+      expect(byAccept.headers.get('content-type')).to.match(/^text\/html/);
+      const fWins = await s.get('/?f=json', { Accept: 'text/html' });
+      expect(fWins.headers.get('content-type')).to.match(/^application\/json/);
+      const qValues = await s.get('/', { Accept: 'text/html;q=0.2, application/json;q=0.9' });
+      expect(qValues.headers.get('content-type')).to.match(/^application\/json/);
+    });
+
+    it('refuses an unknown format with 406 ApiError', async () => {
+      const { res, body } = await json('/?f=png');
+      expect(res.status).to.equal(406);
+      expect(body).to.include({ code: 406, message: 'Requested format is not supported' });
+      expect(body.hint).to.contain('json');
+    });
+  });
+
+  describe('conformance', () => {
+    it('lists exact OGC URIs of implemented classes only', async () => {
+      const { res, body } = await json('/conformance');
+      expect(res.status).to.equal(200);
+      expect(body.conformsTo).to.include('http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/core');
+      expect(body.conformsTo).to.include('http://www.opengis.net/spec/ogcapi-common-2/1.0/conf/collections');
+      for (const uri of body.conformsTo) expect(uri).to.match(/^https?:\/\/www\.opengis\.net\/spec\//);
+      expect(body.conformsTo).to.not.include('https://www.opengis.net/spec/ogcapi-dggs-1/1.0/conf/data-zarr');
+      const html = await s.get('/conformance?f=html');
+      expect(await html.text()).to.contain('ogcapi-common-1/1.0/conf/core');
+    });
+  });
+
+  describe('API document', () => {
+    it('is valid OpenAPI 3.1.0 with version 0.1.2 and a bearer scheme on /orders', async () => {
+      const { res, body } = await json('/api/openapi.json');
+      expect(res.status).to.equal(200);
+      expect(body.openapi).to.equal('3.1.0');
+      expect(body.info.version).to.equal('0.1.2');
+      const result = await new Validator().validate(withoutKeywordLikePropertyNames(body));
+      expect(result.errors ?? [], String(JSON.stringify(result.errors)).slice(0, 2000)).to.deep.equal([]);
+      expect(result.valid).to.equal(true);
+      expect(body.components.securitySchemes.bearerAuth).to.deep.include({ type: 'http', scheme: 'bearer' });
+      expect(body.paths['/orders'].get.security).to.deep.equal([{ bearerAuth: [] }]);
+      expect(body.paths['/collections'].get.responses['200']).to.be.an('object');
+      expect(body.paths['/admin/initialize']).to.equal(undefined, 'admin routes are not part of the contract');
+    });
+
+    it('every path it lists answers (not 404/405/500) with its example parameters', async () => {
+      const doc = (await json('/api/openapi.json')).body;
+      const collection = s.config.collections[0]!.id;
+      const failures: string[] = [];
+      for (const [template, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
+        if (!('get' in item)) continue;
+        const path = template
+          .replace('{collection_id}', collection)
+          .replace('{dggrs_id}', s.app.container.get<{ defaultGrid: { id: string } }>(Symbol.for('GridRegistry')).defaultGrid.id)
+          .replace(/\{[^}]+\}/g, '0');
+        const res = await s.get(path, { Authorization: `Bearer ${TOKEN}` });
+        if (res.status === 405 || res.status >= 500 || (res.status === 404 && (await res.clone().json()).message === 'Not found')) failures.push(`${path} -> ${res.status}`);
+      }
+      expect(failures).to.deep.equal([]);
+    });
+
+    it('/api serves the offline HTML viewer by default and JSON when asked', async () => {
+      const page = await s.get('/api');
+      expect(page.headers.get('content-type')).to.match(/^text\/html/);
+      const html = await page.text();
+      expect(html).to.contain('swagger-ui-bundle.js');
+      const asset = await s.get('/api/assets/swagger-ui-bundle.js');
+      expect(asset.status).to.equal(200);
+      expect((await asset.text()).length).to.be.greaterThan(100_000);
+      const viaAccept = await json('/api', { Accept: 'application/json' });
+      expect(viaAccept.body.openapi).to.equal('3.1.0');
+      expect((await s.get('/api/assets/..%2Fpackage.json')).status).to.equal(404);
+    });
+  });
+
+  describe('collections', () => {
+    it('lists every configured collection with links', async () => {
+      const { res, body } = await json('/collections?bbox=1,2,3,4&limit=1');
+      expect(res.status).to.equal(200);
+      expect(body.collections.map((c: { id: string }) => c.id)).to.deep.equal(s.config.collections.map((c) => c.id));
+      const first = body.collections[0];
+      expect(first.links.map((l: { rel: string }) => l.rel)).to.include.members(['self', 'http://www.opengis.net/def/rel/ogc/1.0/queryables']);
+    });
+
+    it('describes one collection in JSON and HTML', async () => {
+      const id = s.config.collections[1]!.id;
+      const { body } = await json(`/collections/${id}`);
+      expect(body.id).to.equal(id);
+      expect(body.title).to.equal(s.config.collections[1]!.title);
+      const html = await (await s.get(`/collections/${id}`, { Accept: 'text/html' })).text();
+      expect(html).to.contain(s.config.collections[1]!.title);
+      const list = await (await s.get('/collections?f=html')).text();
+      for (const c of s.config.collections) expect(list).to.contain(c.title);
+    });
+
+    it('serves queryables and schema with svc_* field metadata', async () => {
+      const raster = s.config.collections.find((c) => c.backing.kind === 'raster-url')!;
+      for (const kind of ['queryables', 'schema']) {
+        const { res, body } = await json(`/collections/${raster.id}/${kind}`);
+        expect(res.status).to.equal(200);
+        expect(res.headers.get('content-type')).to.match(/^application\/schema\+json/);
+        expect(body.$schema).to.equal('https://json-schema.org/draft/2020-12/schema');
+        expect(body.$id).to.equal(`${s.base}/collections/${raster.id}/${kind}`);
+        expect(body.additionalProperties).to.equal(false);
+        const [name, field] = Object.entries<Record<string, unknown>>(body.properties)[0]!;
+        expect(name).to.equal(Object.keys((raster.backing as { fields: object }).fields)[0]);
+        expect(field.svc_band_index).to.equal(1);
+        const html = await (await s.get(`/collections/${raster.id}/${kind}?f=html`)).text();
+        expect(html).to.contain(name);
+      }
+    });
+
+    it('answers 404 ApiError for an unknown collection on every collection route', async () => {
+      for (const path of ['/collections/nope', '/collections/nope/queryables', '/collections/nope/schema']) {
+        const { res, body } = await json(path);
+        expect(res.status, path).to.equal(404);
+        expect(body).to.include({ code: 404, message: 'Collection not found' });
+        expect(body.hint).to.contain(s.config.collections[0]!.id);
+      }
+    });
+  });
+
+  describe('errors', () => {
+    it('unknown routes are 404 ApiError, wrong methods 405 ApiError', async () => {
+      const nf = await json('/no/such/route');
+      expect(nf.res.status).to.equal(404);
+      expect(nf.body).to.include({ code: 404, message: 'Not found' });
+      const wrong = await fetch(`${s.base}/collections`, { method: 'DELETE' });
+      expect(wrong.status).to.equal(405);
+      expect(await wrong.json()).to.include({ code: 405, message: 'Method not allowed' });
+    });
+
+    it('oversized bodies are 413 ApiError and unparsable ones 400', async () => {
+      const big = await fetch(`${s.base}/orders`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify({ collection: 'x', zones: ['a'], title: 'x'.repeat(2_000_000) }),
+      });
+      expect(big.status).to.equal(413);
+      expect((await big.json()).code).to.equal(413);
+      const bad = await fetch(`${s.base}/orders`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}` }, body: '{"collection":' });
+      expect(bad.status).to.equal(400);
+      expect((await bad.json()).code).to.equal(400);
+    });
+  });
+
+  describe('concepts', () => {
+    it('lists concepts and describes one, in JSON and HTML', async () => {
+      const { res, body } = await json('/concepts');
+      expect(res.status).to.equal(200);
+      const first = body.concepts[0];
+      expect(first).to.include.keys('id', 'name', 'ui_label', 'ui_description', 'category', 'collections', 'processing');
+      const one = await json(`/concepts/${first.id}`);
+      expect(one.body).to.deep.equal(first);
+      expect(await (await s.get(`/concepts/${first.id}?f=html`)).text()).to.contain(first.ui_label);
+      expect((await json('/concepts/99999')).res.status).to.equal(404);
+      expect((await json('/concepts/abc')).res.status).to.equal(400);
+    });
+  });
+
+  describe('orders', () => {
+    const auth = { Authorization: `Bearer ${TOKEN}` };
+    const post = (body: unknown, headers: Record<string, string> = auth) =>
+      fetch(`${s.base}/orders`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+    it('refuses a missing, malformed or wrong bearer token with 401 on every route', async () => {
+      for (const headers of [{}, { Authorization: 'Bearer wrong' }, { Authorization: `Basic ${TOKEN}` }, { Authorization: `Bearer ${TOKEN}x` }]) {
+        for (const path of ['/orders', '/orders/1', '/orders/1/jobs', '/orders/1/jobs/1']) {
+          const res = await s.get(path, headers);
+          expect(res.status, `${path} ${JSON.stringify(headers)}`).to.equal(401);
+          expect(await res.json()).to.include({ code: 401 });
+        }
+        expect((await post({ collection: 'x', zones: ['a'] }, headers)).status).to.equal(401);
+      }
+    });
+
+    it('creates an order that spawns one job per zone, then reads order, jobs and job', async () => {
+      const grid = s.app.container.get<{ defaultGrid: { id: string; zoneFromPoint(lon: number, lat: number, l: number): string } }>(Symbol.for('GridRegistry')).defaultGrid;
+      const zones = [grid.zoneFromPoint(10, 46, 3), grid.zoneFromPoint(11, 47, 3)];
+      const created = await post({ title: 'Alps', collection: s.config.collections[1]!.id, zones, zone_depth: 1 });
+      expect(created.status).to.equal(201);
+      const order = await created.json();
+      expect(created.headers.get('location')).to.equal(`${s.base}/orders/${order.id}`);
+      expect(order.jobs.map((j: { zone_id: string }) => j.zone_id)).to.deep.equal(zones);
+      expect(order.jobs[0]).to.include({ status: 'accepted', dggrs: grid.id, zone_depth: 1 });
+      const got = await (await s.get(`/orders/${order.id}`, auth)).json();
+      expect(got.id).to.equal(order.id);
+      const jobs = await (await s.get(`/orders/${order.id}/jobs`, auth)).json();
+      expect(jobs.jobs).to.have.length(2);
+      const job = await (await s.get(`/orders/${order.id}/jobs/${order.jobs[1].id}`, auth)).json();
+      expect(job.zone_id).to.equal(zones[1]);
+      const list = await (await s.get('/orders', auth)).json();
+      expect(list.orders.map((o: { id: number }) => o.id)).to.include(order.id);
+    });
+
+    it('answers 404 for unknown orders and jobs, 422 for invalid ids and bodies', async () => {
+      expect((await s.get('/orders/424242', auth)).status).to.equal(404);
+      expect((await s.get('/orders/424242/jobs/1', auth)).status).to.equal(404);
+      expect((await s.get('/orders/-1', auth)).status).to.equal(422);
+      expect((await s.get('/orders/abc', auth)).status).to.equal(422);
+      for (const body of [{}, { collection: 'nope', zones: ['x'] }, { collection: s.config.collections[0]!.id, zones: [] }, { collection: s.config.collections[0]!.id, zones: ['not-a-zone'] }, { collection: s.config.collections[0]!.id, zones: ['x'], extra: 1 }]) {
+        const res = await post(body);
+        expect(res.status, JSON.stringify(body)).to.equal(422);
+        expect(await res.json()).to.include({ code: 422 });
+      }
+    });
+  });
+
+  describe('admin', () => {
+    it('answers loopback peers', async () => {
+      const { res, body } = await json('/admin/status');
+      expect(res.status).to.equal(200);
+      expect(body.initialized).to.equal(true);
+    });
+  });
+});
