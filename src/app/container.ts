@@ -58,7 +58,7 @@ export function buildContainer(config: Config, logger?: Logger): Container {
       if (ds.file !== ':memory:') mkdirSync(path.dirname(path.resolve(ds.file)), { recursive: true });
       return new KnexDatastore({ kind: 'sqlite', file: ds.file });
     }
-    return new KnexDatastore({ kind: 'postgres', url: ds.url });
+    return new KnexDatastore({ kind: 'postgres', url: ds.url, schema: ds.schema });
   });
   c.bind(TOKENS.ConceptStore).toService(TOKENS.DatastoreAdmin);
   c.bind(TOKENS.OrderStore).toService(TOKENS.DatastoreAdmin);

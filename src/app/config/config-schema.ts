@@ -87,7 +87,7 @@ export const configSchema = z.object({
   datastore: z
     .discriminatedUnion('kind', [
       z.object({ kind: z.literal('sqlite'), file: z.string().default('data/runtime/dggs.sqlite'), autoInitialize: z.boolean().default(true) }),
-      z.object({ kind: z.literal('postgres'), url: z.string().min(1), autoInitialize: z.boolean().default(false) }),
+      z.object({ kind: z.literal('postgres'), url: z.string().min(1), schema: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(), autoInitialize: z.boolean().default(false) }),
     ])
     .prefault({ kind: 'sqlite' }),
   lake: z.object({ root: z.string().default('data/demo/lake') }).prefault({}),
