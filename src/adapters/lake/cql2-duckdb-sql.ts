@@ -428,9 +428,39 @@ export function toDuckDbSql(ast: Expr, columns: Cql2Columns): Cql2DuckDbFilter {
   const t = new Translator(columns);
   // Check every property first, so the error names the first unknown one in source order.
   for (const p of properties(ast)) t.column(p);
-  if (!needsResidual(ast)) return { sql: t.sql(ast), params: t.params };
-  const sql = t.prefilter(ast, true);
+  if (!needsResidual(ast)) {
+    const { sql, params } = compact(t.sql(ast), t.params, []);
+    return { sql, params };
+  }
+  const where = t.prefilter(ast, true);
   const evaluate = t.evaluator(ast, true);
-  const residual: Cql2Residual = { columns: t.residualColumns, test: (row) => evaluate(row) === true };
-  return { sql, params: t.params, residual };
+  const compacted = compact(where, t.params, t.residualColumns);
+  const residual: Cql2Residual = { columns: compacted.columns, test: (row) => evaluate(row) === true };
+  const { sql, params } = compacted;
+  return { sql, params, residual };
+}
+
+type Column = { alias: string; sql: string };
+
+/**
+ * Drops parameters the final SQL does not use (a temporal operator reads only some interval
+ * ends; a prefilter may settle on TRUE) and renumbers the rest, because DuckDB refuses
+ * values for parameters a statement does not contain. The SQL is our own text with no
+ * literals holding `$`, so a pattern match is exact.
+ */
+function compact(
+  sql: string,
+  params: (string | number | boolean)[],
+  columns: Column[],
+): { sql: string; params: (string | number | boolean)[]; columns: Column[] } {
+  const used = new Map<number, number>();
+  const renumber = (text: string): string =>
+    text.replace(/\$(\d+)/g, (_, n: string) => {
+      const old = Number(n);
+      if (!used.has(old)) used.set(old, used.size + 1);
+      return `$${used.get(old)}`;
+    });
+  const newSql = renumber(sql);
+  const newColumns = columns.map((c) => ({ alias: c.alias, sql: renumber(c.sql) }));
+  return { sql: newSql, params: [...used.keys()].map((old) => params[old - 1]!), columns: newColumns };
 }
