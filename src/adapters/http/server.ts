@@ -73,7 +73,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
         } catch (err) {
           fail(req, res, err);
         } finally {
-          opts.logger.debug({ method: req.method, url: req.url, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+          opts.logger.info({ method: req.method, url: req.url, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
         }
         next(false);
       })();
