@@ -20,6 +20,8 @@ import { collectionRoutes } from '../adapters/http/routes/collections.js';
 import { adminRoutes } from '../adapters/http/routes/admin.js';
 import { conceptRoutes } from '../adapters/http/routes/concepts.js';
 import { orderRoutes } from '../adapters/http/routes/orders.js';
+import { dggsRoutes } from '../adapters/http/routes/dggs.js';
+import { ZonesService } from './use-cases/zones-service.js';
 import type { RouteModule } from '../adapters/http/route-module.js';
 import type { GridRegistry } from '../ports/grid-registry.js';
 import type { CollectionCatalog, FieldSource } from '../ports/collection-catalog.js';
@@ -82,6 +84,7 @@ export function routeModules(c: Container, late: { conformance: () => string[]; 
       ...late,
     }),
     collectionRoutes(c.get<CollectionsService>(TOKENS.CollectionsService)),
+    dggsRoutes(new ZonesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionsService>(TOKENS.CollectionsService), c.get<Config>(TOKENS.Config).limits.maxZonesPerPage)),
     conceptRoutes(c.get<ConceptStore>(TOKENS.ConceptStore), datastore),
     orderRoutes(orders),
     adminRoutes(datastore),

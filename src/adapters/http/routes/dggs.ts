@@ -1,0 +1,434 @@
+import { z } from '../schemas/zod.js';
+import { CollectionIdParam, type Link, type LinkTemplate } from '../schemas/common.js';
+import { DggrsIdParam, DggrsIdResponse, DggsResponse, GeoJsonFeature, ZoneIdParam, ZoneIdResponse, ZonesResponse } from '../schemas/dggs.js';
+import { defineRoute, json, type AnyRoute, type Reply } from '../route.js';
+import { responses } from '../responses.js';
+import { renderHtml } from '../html/render.js';
+import { zoneSvgMap } from '../html/zone-svg.js';
+import { formatParam, queryBBox, queryBoolean, queryInteger } from '../schemas/query.js';
+import { CONF } from '../conformance-classes.js';
+import { F_VALUE, mediaType, type Format } from '../formats.js';
+import { zoneFeature, zoneFeatureCollection, zoneGeometry } from '../encoders/zone-list-geojson.js';
+import { encodeZoneListParquet } from '../encoders/zone-list-parquet.js';
+import type { Links } from '../links.js';
+import type { RouteModule } from '../route-module.js';
+import { MAX_ZONES_PER_QUERY, type ZoneListPage, type ZonesService } from '../../../app/use-cases/zones-service.js';
+import type { Dggrs } from '../../../domain/dggrs/dggrs.js';
+import type { Collection } from '../../../domain/collection.js';
+
+/**
+ * Grid and zone routes, each in a bare (`/dggs/...`) and a collection-scoped
+ * (`/collections/{collection_id}/dggs/...`) form with the same shapes; the scoped form adds
+ * collection links, clamps zone lists to the collection's extent and links zones to data.
+ */
+const REL = 'https://www.opengis.net/def/rel/ogc/1.0';
+const rel = {
+  dggrs: `${REL}/dggrs`,
+  definition: `${REL}/dggrs-definition`,
+  list: `${REL}/dggrs-list`,
+  zoneInfo: `${REL}/dggrs-zone-info`,
+  zoneQuery: `${REL}/dggrs-zone-query`,
+  zoneData: `${REL}/dggrs-zone-data`,
+  parent: `${REL}/dggrs-zone-parent`,
+  child: `${REL}/dggrs-zone-child`,
+  neighbor: `${REL}/dggrs-zone-neighbor`,
+  geodata: `${REL}/geodata`,
+  dataset: `${REL}/dataset`,
+};
+
+const GRID_FORMATS = ['json', 'html'] as const satisfies readonly Format[];
+const LIST_FORMATS = ['json', 'html', 'geojson', 'parquet', 'geoparquet'] as const satisfies readonly Format[];
+const ZONE_FORMATS = ['json', 'html', 'geojson'] as const satisfies readonly Format[];
+/** HTML zone lists describe and draw at most this many zones of a page (the ids are all listed). */
+const HTML_DETAIL = 400;
+const HTML_DRAW = 3000;
+
+const gridQuery = z.object({ f: formatParam(GRID_FORMATS) });
+const zonesQuery = z.object({
+  bbox: queryBBox('Zones intersecting min_lon,min_lat,max_lon,max_lat (CRS84; min_lon > max_lon crosses the antimeridian). On a collection, clamped to its extent.'),
+  'zone-level': queryInteger('Level of the listed zones (default: the grid default level); with parent-zone, the depth below the parent (default 1)', { min: 0 }),
+  'parent-zone': z.string().min(1).optional().openapi({ description: 'List the sub-zones of this zone, in the grid sub-zone order' }),
+  'compact-zones': queryBoolean('Must be omitted or false: compaction is not implemented (true is a 400)'),
+  'refined-geometry': queryBoolean('Densify zone edges in geometry outputs (default true)'),
+  limit: queryInteger('Zones per page; capped at the service maximum', { min: 1 }),
+  offset: queryInteger('Zones to skip (paging; follow the `next` link)', { min: 0 }),
+  f: formatParam(LIST_FORMATS),
+});
+const zoneQuery = z.object({
+  'refined-geometry': queryBoolean('Densify zone edges in the geometry (default true)'),
+  f: formatParam(ZONE_FORMATS),
+});
+
+const enc = encodeURIComponent;
+
+interface Scope {
+  collection?: Collection;
+  /** `''` or `/collections/{id}`. */
+  prefix: string;
+}
+
+function gridPath(scope: Scope, grid: Dggrs): string {
+  return `${scope.prefix}/dggs/${enc(grid.id)}`;
+}
+
+function crumbsFor(links: Links, scope: Scope, grid?: Dggrs, tail: [string, string][] = []): [string, string][] {
+  const out: [string, string][] = [['Home', links.href('/')]];
+  if (scope.collection) {
+    out.push(['Collections', links.href('/collections', { f: 'html' })], [scope.collection.title, links.href(scope.prefix, { f: 'html' })]);
+  }
+  out.push(['Grids', links.href(`${scope.prefix}/dggs`, { f: 'html' })]);
+  if (grid) out.push([grid.id, links.href(gridPath(scope, grid), { f: 'html' })]);
+  out.push(...tail);
+  out[out.length - 1] = [out[out.length - 1]![0], ''];
+  return out;
+}
+
+function contextLinks(links: Links, scope: Scope): Link[] {
+  if (scope.collection) return [links.link(rel.geodata, scope.prefix, { type: 'application/json', title: scope.collection.title })];
+  return [links.link(rel.dataset, '/', { type: 'application/json', title: 'Landing page' })];
+}
+
+function zoneTemplates(links: Links, scope: Scope, grid: Dggrs): LinkTemplate[] {
+  const base = links.href(gridPath(scope, grid));
+  const out: LinkTemplate[] = [{ rel: rel.zoneInfo, title: 'Zone information', uriTemplate: `${base}/zones/{zoneId}` }];
+  if (scope.collection) out.push({ rel: rel.zoneData, title: 'Zone data', uriTemplate: `${base}/zones/{zoneId}/data` });
+  return out;
+}
+
+function gridSummaryLinks(links: Links, scope: Scope, grid: Dggrs): Link[] {
+  return [
+    links.link('self', gridPath(scope, grid), { type: 'application/json', title: grid.title }),
+    { href: grid.uri, rel: rel.definition, title: `Definition of ${grid.id}` },
+  ];
+}
+
+function gridBody(links: Links, scope: Scope, grid: Dggrs, format: Format) {
+  const path = gridPath(scope, grid);
+  return {
+    id: grid.id,
+    title: grid.title,
+    uri: grid.uri,
+    description: grid.description,
+    crs: [grid.crs],
+    default_depth: grid.defaultDepth,
+    max_refinement_level: grid.maxRefinementLevel,
+    max_relative_depth: grid.maxRelativeDepth,
+    linkTemplates: zoneTemplates(links, scope, grid),
+    links: [
+      ...links.selfAndAlternates(path, format, GRID_FORMATS, {}, grid.title),
+      { href: grid.uri, rel: rel.definition, title: `Definition of ${grid.id}` },
+      links.link(rel.zoneQuery, `${path}/zones`, { type: 'application/json', title: 'Zone list' }),
+      links.link(rel.list, `${scope.prefix}/dggs`, { type: 'application/json', title: 'All grids' }),
+      ...contextLinks(links, scope),
+    ],
+  };
+}
+
+/** The request's own query string, so `next` and alternates keep every parameter. */
+function requestQuery(url: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URL(url ?? '/', 'http://x').searchParams) out[k] = v;
+  return out;
+}
+
+function listLinks(links: Links, scope: Scope, page: ZoneListPage, format: Format, query: Record<string, string>): Link[] {
+  const path = `${gridPath(scope, page.grid)}/zones`;
+  const { f: _f, ...q } = query;
+  const out: Link[] = links.selfAndAlternates(path, format, LIST_FORMATS, q, 'Zone list');
+  if (page.nextOffset !== undefined) {
+    out.push({ ...links.link('next', path, { query: { ...q, offset: page.nextOffset, f: F_VALUE[format] } }), type: mediaType(format), title: 'Next page' });
+  }
+  if (page.offset > 0) {
+    out.push({ ...links.link('prev', path, { query: { ...q, offset: Math.max(0, page.offset - page.limit), f: F_VALUE[format] } }), type: mediaType(format), title: 'Previous page' });
+  }
+  out.push(
+    links.link(rel.dggrs, gridPath(scope, page.grid), { type: 'application/json', title: page.grid.title }),
+    { href: page.grid.uri, rel: rel.definition, title: `Definition of ${page.grid.id}` },
+    ...(scope.collection ? contextLinks(links, scope) : []),
+  );
+  return out;
+}
+
+/** `source` link of a collection's zone: where its values come from. */
+function sourceLink(links: Links, c: Collection, bbox: number[]): Link | undefined {
+  const b = c.backing;
+  switch (b.kind) {
+    case 'raster-url':
+      return { href: b.url, rel: 'source', type: 'image/tiff; application=geotiff; profile=cloud-optimized', title: 'Source raster (COG)' };
+    case 'stac':
+      return { href: b.catalog, rel: 'source', type: 'application/json', title: 'Source STAC catalog' };
+    case 'parquet-lake':
+      return links.link('source', `/collections/${enc(c.id)}/items`, { type: 'application/geo+json', title: 'Source rows in the zone bbox', query: { bbox: bbox.join(',') } });
+    case 'ogc-features': {
+      const url = new URL(`${b.url.replace(/\/$/, '')}/collections/${enc(b.collection)}/items`);
+      url.searchParams.set('bbox', bbox.join(','));
+      return { href: url.toString(), rel: 'source', type: 'application/geo+json', title: 'Source features in the zone bbox' };
+    }
+  }
+}
+
+export function dggsRoutes(service: ZonesService): RouteModule {
+  const forms: { scoped: boolean }[] = [{ scoped: false }, { scoped: true }];
+  const routes: AnyRoute[] = [];
+
+  const scopeOf = (params: { collection_id?: string }): Scope => {
+    if (params.collection_id === undefined) return { prefix: '' };
+    const collection = service.collection(params.collection_id);
+    return { collection, prefix: `/collections/${enc(collection.id)}` };
+  };
+
+  for (const { scoped } of forms) {
+    const base = scoped ? '/collections/{collection_id}/dggs' : '/dggs';
+    const opBase = scoped ? 'Collection' : '';
+    const tags = ['DGGS'];
+    const listParams = scoped ? z.object({ collection_id: CollectionIdParam }) : z.object({});
+    const gridParams = scoped ? z.object({ collection_id: CollectionIdParam, dggrs_id: DggrsIdParam }) : z.object({ dggrs_id: DggrsIdParam });
+    const zoneParams = scoped
+      ? z.object({ collection_id: CollectionIdParam, dggrs_id: DggrsIdParam, zone_id: ZoneIdParam })
+      : z.object({ dggrs_id: DggrsIdParam, zone_id: ZoneIdParam });
+    const notFound = scoped ? [404, 406] : [406];
+
+    routes.push(
+      defineRoute({
+        method: 'get',
+        path: base,
+        operationId: scoped ? 'getCollectionDggsList' : 'getDggsList',
+        summary: scoped ? 'Grids available for a collection' : 'Grids (DGGRS) available',
+        tags,
+        params: listParams,
+        query: gridQuery,
+        formats: GRID_FORMATS,
+        invalidStatus: 422,
+        responses: responses({ description: 'The grids', schema: DggsResponse, formats: GRID_FORMATS }, [...notFound, 422]),
+        handler: async ({ params, links, format }) => {
+          const scope = scopeOf(params as { collection_id?: string });
+          const grids = service.listGrids();
+          const path = `${scope.prefix}/dggs`;
+          const body = {
+            dggrs: grids.map((g) => ({ id: g.id, title: g.title, uri: g.uri, links: gridSummaryLinks(links, scope, g) })),
+            links: [...links.selfAndAlternates(path, format, GRID_FORMATS, {}, 'Grids'), ...contextLinks(links, scope)],
+          };
+          if (format === 'html') {
+            return renderHtml('dggs-list', {
+              title: scope.collection ? `Grids of ${scope.collection.title}` : 'Grids',
+              crumbs: crumbsFor(links, scope),
+              links: body.links,
+              grids: grids.map((g) => ({
+                id: g.id,
+                title: g.title,
+                description: g.description,
+                isDefault: g.id === service.defaultGrid.id,
+                href: links.href(gridPath(scope, g), { f: 'html' }),
+                zonesHref: links.href(`${gridPath(scope, g)}/zones`, { f: 'html' }),
+              })),
+            });
+          }
+          return json(body);
+        },
+      }),
+      defineRoute({
+        method: 'get',
+        path: `${base}/{dggrs_id}`,
+        operationId: `get${opBase}Dggrs`,
+        summary: scoped ? 'Describe a grid for a collection' : 'Describe a grid (DGGRS)',
+        tags,
+        params: gridParams,
+        query: gridQuery,
+        formats: GRID_FORMATS,
+        invalidStatus: 422,
+        responses: responses({ description: 'The grid', schema: DggrsIdResponse, formats: GRID_FORMATS }, [404, 406, 422]),
+        handler: async ({ params, links, format }) => {
+          const scope = scopeOf(params as { collection_id?: string });
+          const grid = service.grid(params.dggrs_id);
+          const body = gridBody(links, scope, grid, format);
+          if (format === 'html') {
+            const level0 = grid.zonesInBBox(0, [-180, -90, 180, 90]);
+            const levels = Array.from({ length: Math.min(grid.maxRefinementLevel, 15) + 1 }, (_, l) => grid.levelInfo(l));
+            return renderHtml('dggrs', {
+              title: grid.title,
+              crumbs: crumbsFor(links, scope, grid),
+              links: body.links,
+              grid: body,
+              defaultLevel: grid.defaultLevel,
+              zoneIdForm: grid.zoneIdForm,
+              zonesHref: links.href(`${gridPath(scope, grid)}/zones`),
+              levels,
+              level0: level0.map((zid) => ({ id: zid, href: links.href(`${gridPath(scope, grid)}/zones/${enc(zid)}`, { f: 'html' }) })),
+            });
+          }
+          return json(body);
+        },
+      }),
+      defineRoute({
+        method: 'get',
+        path: `${base}/{dggrs_id}/zones`,
+        operationId: `get${opBase}DggrsZones`,
+        summary: scoped ? 'Zones of a grid covering a collection (or a box / parent zone within it)' : 'Zones of a grid in a box or below a parent zone',
+        description: `Lists zone ids of one level. Lists longer than the page size are paged with a \`next\` link; queries selecting more than ${MAX_ZONES_PER_QUERY.toLocaleString('en-US')} zones are refused with 422.`,
+        tags,
+        params: gridParams,
+        query: zonesQuery,
+        formats: LIST_FORMATS,
+        invalidStatus: 422,
+        responses: responses({ description: 'The zone list', schema: ZonesResponse, formats: LIST_FORMATS }, [400, 404, 406, 422]),
+        handler: async ({ params, query, links, format, req }) => {
+          const scope = scopeOf(params as { collection_id?: string });
+          const grid = service.grid(params.dggrs_id);
+          const page = service.listZones(
+            grid,
+            {
+              bbox: query.bbox,
+              zoneLevel: query['zone-level'],
+              parentZone: query['parent-zone'],
+              compactZones: query['compact-zones'],
+              limit: query.limit,
+              offset: query.offset,
+            },
+            scope.collection,
+          );
+          const refined = query['refined-geometry'] ?? true;
+          const linkList = listLinks(links, scope, page, format, requestQuery(req.url));
+          const headers: Record<string, string> = { 'OGC-Zones-Total': String(page.total) };
+          if (format === 'geojson') {
+            return { contentType: mediaType('geojson'), headers, body: zoneFeatureCollection(grid, page.zones, refined, linkList, { numberMatched: page.total }) };
+          }
+          if (format === 'parquet' || format === 'geoparquet') {
+            const body = await encodeZoneListParquet(grid, page.zones, { geometry: format === 'geoparquet', refined });
+            return { contentType: mediaType(format), body, headers: { ...headers, 'Content-Disposition': `attachment; filename="${grid.id}-zones.${format === 'parquet' ? 'parquet' : 'geoparquet'}.parquet"` } };
+          }
+          const area = page.zones.reduce((s, zid) => s + grid.describeZone(zid).areaMetersSquare, 0);
+          if (format === 'html') return zoneListHtml(links, scope, page, linkList, area, query);
+          return { contentType: 'application/json', headers, body: { zones: page.zones, returnedAreaMetersSquare: area, linkTemplates: zoneTemplates(links, scope, grid), links: linkList } };
+        },
+      }),
+      defineRoute({
+        method: 'get',
+        path: `${base}/{dggrs_id}/zones/{zone_id}`,
+        operationId: `get${opBase}DggrsZone`,
+        summary: scoped ? 'Describe one zone, with links to the collection data' : 'Describe one zone',
+        tags,
+        params: zoneParams,
+        query: zoneQuery,
+        formats: ZONE_FORMATS,
+        invalidStatus: 422,
+        responses: responses({ description: 'The zone', schema: ZoneIdResponse, formats: ['json', 'html'] }, [404, 406, 422]),
+        handler: async ({ params, query, links, format }) => zoneInfo(service, scopeOf(params as { collection_id?: string }), params.dggrs_id, params.zone_id, query['refined-geometry'] ?? true, links, format),
+      }),
+    );
+  }
+  // The GeoJSON zone feature schema is documented alongside the JSON one.
+  for (const r of routes.filter((x) => x.path.endsWith('{zone_id}'))) {
+    const ok = (r.responses as Record<string, { content: Record<string, unknown> }>)['200']!;
+    ok.content[mediaType('geojson')] = { schema: GeoJsonFeature };
+  }
+
+  return {
+    routes,
+    conformance: [CONF.dggsCore, CONF.dggsRoot, CONF.dggsCollection, CONF.dggsZoneQuery, CONF.dggsZoneHtml, CONF.dggsZoneGeojson],
+  };
+}
+
+function zoneInfo(service: ZonesService, scope: Scope, gridId: string, zoneId: string, refined: boolean, links: Links, format: Format): Reply {
+  const grid = service.grid(gridId);
+  const d = service.describe(grid, zoneId);
+  const gpath = gridPath(scope, grid);
+  const zpath = (z: string) => `${gpath}/zones/${enc(z)}`;
+  const parents = grid.parents(d.id);
+  const children = grid.children(d.id);
+  const neighbours = grid.neighbours(d.id);
+  const geometry = zoneGeometry(grid, d.id, refined);
+  const list: Link[] = [
+    ...links.selfAndAlternates(zpath(d.id), format, ['json', 'html', 'geojson'], refined ? {} : { 'refined-geometry': false }, `Zone ${d.id}`),
+    links.link(rel.dggrs, gpath, { type: 'application/json', title: grid.title }),
+    { href: grid.uri, rel: rel.definition, title: `Definition of ${grid.id}` },
+    ...parents.map((p, i) => links.link(rel.parent, zpath(p), { type: 'application/json', title: `${i === 0 ? 'Primary parent' : 'Parent'} ${p}` })),
+    ...children.map((c) => links.link(rel.child, zpath(c), { type: 'application/json', title: `Child ${c}` })),
+    ...neighbours.map((n) => links.link(rel.neighbor, zpath(n), { type: 'application/json', title: `Neighbour ${n}` })),
+    links.link(rel.zoneQuery, `${gpath}/zones`, { type: 'application/json', title: 'Sub-zones of this zone', query: { 'parent-zone': d.id } }),
+  ];
+  if (scope.collection) {
+    list.push(links.link(rel.zoneData, `${zpath(d.id)}/data`, { type: 'application/json', title: `Data of ${scope.collection.title} in this zone` }));
+    const src = sourceLink(links, scope.collection, d.bbox);
+    if (src) list.push(src);
+    list.push(...contextLinks(links, scope));
+  }
+  const body = {
+    id: d.id,
+    level: d.level,
+    shapeType: d.shape,
+    crs: grid.crs,
+    centroid: d.centroid,
+    bbox: d.bbox,
+    geometry,
+    areaMetersSquare: d.areaMetersSquare,
+    links: list,
+  };
+  if (format === 'geojson') {
+    const { geometry: _g, links: l, ...props } = body;
+    const feature = zoneFeature(grid, d.id, refined, { ...props, dggrs: grid.id }, l);
+    return { contentType: mediaType('geojson'), body: feature };
+  }
+  if (format === 'html') {
+    const info = (z: string) => ({ id: z, href: links.href(zpath(z), { f: 'html' }) });
+    const map = zoneSvgMap(
+      grid,
+      [
+        ...neighbours.map((n) => ({ zoneId: n, cls: 'nb', href: links.href(zpath(n), { f: 'html' }) })),
+        { zoneId: d.id, cls: 'me' },
+      ],
+      d.centroid[0],
+    );
+    return renderHtml('zone', {
+      title: `Zone ${d.id}`,
+      crumbs: crumbsFor(links, scope, grid, [['Zones', links.href(`${gpath}/zones`, { f: 'html' })], [d.id, '']]),
+      links: list,
+      zone: body,
+      grid,
+      edgeCount: d.edgeCount,
+      vertexCount: geometry.type === 'Polygon' ? geometry.coordinates[0]!.length : geometry.coordinates.reduce((s, p) => s + p[0]!.length, 0),
+      parents: parents.map(info),
+      children: children.map(info),
+      neighbours: neighbours.map(info),
+      subZonesHref: links.href(`${gpath}/zones`, { 'parent-zone': d.id, f: 'html' }),
+      dataHref: scope.collection ? links.href(`${zpath(d.id)}/data`) : undefined,
+      source: list.find((l) => l.rel === 'source'),
+      map,
+    });
+  }
+  return json(body);
+}
+
+function zoneListHtml(links: Links, scope: Scope, page: ZoneListPage, linkList: Link[], area: number, query: Record<string, unknown>): Reply {
+  const grid = page.grid;
+  const gpath = gridPath(scope, grid);
+  const zpath = (z: string) => `${gpath}/zones/${enc(z)}`;
+  const parent = typeof query['parent-zone'] === 'string' ? query['parent-zone'] : undefined;
+  const detail = page.zones.slice(0, HTML_DETAIL).map((zid) => {
+    const d = grid.describeZone(zid);
+    return { id: zid, href: links.href(zpath(zid), { f: 'html' }), shape: d.shape, area: d.areaMetersSquare, centroid: d.centroid, dataHref: scope.collection ? links.href(`${zpath(zid)}/data`) : undefined };
+  });
+  const box = page.boxes[0];
+  const refLon = parent ? grid.describeZone(parent).centroid[0] : box ? (box[0] <= box[2] ? (box[0] + box[2]) / 2 : ((box[0] + box[2] + 360) / 2 + 180) % 360 - 180) : 0;
+  const map = page.zones.length <= HTML_DRAW ? zoneSvgMap(grid, page.zones.map((zid) => ({ zoneId: zid, cls: 'z', href: links.href(zpath(zid), { f: 'html' }) })), refLon, 720) : undefined;
+  return renderHtml('zones', {
+    title: parent ? `Sub-zones of ${parent}` : `Zones of ${grid.id} at level ${page.level}`,
+    crumbs: crumbsFor(links, scope, grid, [['Zones', '']]),
+    links: linkList,
+    grid,
+    page,
+    parent,
+    parentHref: parent ? links.href(zpath(parent), { f: 'html' }) : undefined,
+    area,
+    detail,
+    more: page.zones.slice(HTML_DETAIL).map((zid) => ({ id: zid, href: links.href(zpath(zid), { f: 'html' }) })),
+    next: linkList.find((l) => l.rel === 'next' && l.type === 'text/html'),
+    prev: linkList.find((l) => l.rel === 'prev' && l.type === 'text/html'),
+    map,
+    form: {
+      action: links.href(`${gpath}/zones`),
+      bbox: typeof query.bbox === 'object' && query.bbox ? (query.bbox as number[]).join(',') : '',
+      level: query['zone-level'] ?? '',
+      parent: parent ?? '',
+    },
+  });
+}
