@@ -6,13 +6,14 @@
  * Method: each geometry's linework is cut at every point where the other geometry's edges or
  * vertices touch it; between two cuts a piece lies wholly in the other geometry's interior,
  * boundary or exterior, so testing the cut points and the piece midpoints is exhaustive for
- * points and lines. Area-versus-area questions (do interiors overlap, is one area covered by
- * another) go to polyclip-ts, which does robust polygon overlay.
+ * points and lines. For areas, one interior point per polygon settles what the boundary
+ * pieces leave open (the domain stays free of packages, so no polygon-overlay library).
+ * Polygons are assumed valid (OGC simple features); for invalid ones the answers are a
+ * best effort.
  *
  * Points closer than a relative 1e-9 to an edge count as on it, so computed intersection
  * points land on the edges they came from.
  */
-import { difference, intersection } from 'polyclip-ts';
 import type { Geometry, Position } from './geojson.js';
 
 type Pt = [number, number];
@@ -193,46 +194,60 @@ function samples(g: Parts, other: Parts, eps: number): Sample[] {
   return out;
 }
 
-// ---- area overlay ----
+// ---- areas ----
 
-function ringArea(r: Pt[]): number {
-  let s = 0;
-  for (let i = 1; i < r.length; i++) s += r[i - 1]![0] * r[i]![1] - r[i]![0] * r[i - 1]![1];
-  return Math.abs(s) / 2;
-}
-function multiArea(mp: Pt[][][]): number {
-  let a = 0;
-  for (const poly of mp) {
-    a += ringArea(poly[0] ?? []);
-    for (const h of poly.slice(1)) a -= ringArea(h);
+/**
+ * A point strictly inside the polygon: on a horizontal line through no vertex, the stretch
+ * between the first two ring crossings is inside (even-odd rule over all rings).
+ */
+function interiorPoint(poly: Pt[][]): Pt | undefined {
+  const ys = [...new Set(poly.flat().map((p) => p[1]))].sort((a, b) => a - b);
+  let best = -1;
+  let y = 0;
+  for (let i = 1; i < ys.length; i++) {
+    if (ys[i]! - ys[i - 1]! > best) {
+      best = ys[i]! - ys[i - 1]!;
+      y = (ys[i]! + ys[i - 1]!) / 2;
+    }
   }
-  return a;
-}
-function areaScale(g: Parts): number {
-  return Math.max(multiArea(g.polygons), Number.MIN_VALUE);
+  if (best <= 0) return undefined;
+  const xs: number[] = [];
+  for (const ring of poly) {
+    for (let i = 1; i < ring.length; i++) {
+      const [a, b] = [ring[i - 1]!, ring[i]!];
+      if (a[1] > y !== b[1] > y) xs.push(a[0] + ((y - a[1]) * (b[0] - a[0])) / (b[1] - a[1]));
+    }
+  }
+  xs.sort((a, b) => a - b);
+  return xs.length >= 2 && xs[1]! > xs[0]! ? [(xs[0]! + xs[1]!) / 2, y] : undefined;
 }
 
-const AREA_TOLERANCE = 1e-12;
-
-// polyclip-ts throws on some invalid (e.g. self-intersecting) input; the callers then fall
-// back to what the boundary samples say.
-function areasOverlap(a: Parts, b: Parts): boolean | undefined {
-  try {
-    const i = intersection(a.polygons, b.polygons) as Pt[][][];
-    return multiArea(i) > AREA_TOLERANCE * Math.min(areaScale(a), areaScale(b));
-  } catch {
-    return undefined;
-  }
-}
-/** Is every bit of a's area inside b's area? */
-function areaCovered(a: Parts, b: Parts): boolean | undefined {
-  if (b.polygons.length === 0) return false;
-  try {
-    const d = difference(a.polygons, b.polygons) as Pt[][][];
-    return multiArea(d) <= AREA_TOLERANCE * areaScale(a);
-  } catch {
-    return undefined;
-  }
+/**
+ * Facts about the areas of two geometries that boundary samples alone cannot settle: once
+ * no boundary of one enters the other's interior, each polygon's interior lies wholly
+ * inside or wholly outside the other, which one interior point per polygon decides.
+ */
+function areaFacts(a: Parts, b: Parts, sa: Sample[], sb: Sample[], eps: number): { overlap: boolean; aCovered: boolean; bCovered: boolean } {
+  // sa: samples of a's linework (own = loc in a, other = loc in b); sb likewise for b.
+  const aRing = sa.filter((s) => s.fromArea);
+  const bRing = sb.filter((s) => s.fromArea);
+  const aBoundaryInB = aRing.some((s) => s.other === 'interior');
+  const bBoundaryInA = bRing.some((s) => s.other === 'interior');
+  const inside = (g: Parts, other: Parts): Loc[] =>
+    g.polygons.map((poly) => {
+      const p = interiorPoint(poly);
+      return p ? locate(p, other, eps) : 'boundary';
+    });
+  const aIn = inside(a, b);
+  const bIn = inside(b, a);
+  const overlap = aBoundaryInB || bBoundaryInA || aIn.includes('interior') || bIn.includes('interior');
+  const covered = (ring: Sample[], otherBoundaryInside: boolean, locs: Loc[]): boolean =>
+    !otherBoundaryInside && ring.every((s) => s.other !== 'exterior') && locs.every((l) => l !== 'exterior');
+  return {
+    overlap,
+    aCovered: b.polygons.length > 0 && covered(aRing, bBoundaryInA, aIn),
+    bCovered: a.polygons.length > 0 && covered(bRing, aBoundaryInB, bIn),
+  };
 }
 
 // ---- relation ----
@@ -260,24 +275,19 @@ function relation(ga: Geometry, gb: Geometry): Relation | undefined {
   const intersects = both.some((s) => s.own !== 'exterior' && s.other !== 'exterior');
   let ii = both.some((s) => s.own === 'interior' && s.other === 'interior');
   const ii1 = both.some((s) => s.piece && s.own === 'interior' && s.other === 'interior' && !s.fromArea);
-  if (!ii && a.polygons.length && b.polygons.length) {
-    // A boundary point of one area inside the other means the interiors meet nearby.
-    ii = areasOverlap(a, b) ?? both.some((s) => s.fromArea && s.own !== 'exterior' && s.other === 'interior');
-  }
-  const covered = (g: Parts, other: Parts, own: Sample[]): boolean => {
+  const areas = areaFacts(a, b, sa, sb, eps);
+  if (a.polygons.length && b.polygons.length) ii ||= areas.overlap;
+  const covered = (g: Parts, other: Parts, own: Sample[], areaCovered: boolean): boolean => {
     if (g.dim > other.dim) return false;
-    if (g.polygons.length) {
-      const c = areaCovered(g, other) ?? own.every((s) => !s.fromArea || s.other !== 'exterior');
-      if (!c) return false;
-    }
+    if (g.polygons.length && !areaCovered) return false;
     return own.filter((s) => !s.fromArea).every((s) => s.other !== 'exterior');
   };
   return {
     intersects,
     ii,
     ii1,
-    aCoveredByB: covered(a, b, sa),
-    bCoveredByA: covered(b, a, sb),
+    aCoveredByB: covered(a, b, sa, areas.aCovered),
+    bCoveredByA: covered(b, a, sb, areas.bCovered),
     dimA: a.dim,
     dimB: b.dim,
   };

@@ -111,6 +111,14 @@ describe('geometry: spatial relations', () => {
     ['within', square, 'POLYGON((-1 -1, 5 -1, 5 5, -1 5, -1 -1), (1 1, 2 1, 2 2, 1 2, 1 1))', false],
     ['intersects', 'POLYGON((1 1, 2 1, 2 2, 1 2, 1 1))', 'POLYGON((-1 -1, 5 -1, 5 5, -1 5, -1 -1), (0.5 0.5, 3 0.5, 3 3, 0.5 3, 0.5 0.5))', false],
     ['within', 'MULTIPOLYGON(((0 0, 1 0, 1 1, 0 0)), ((3 3, 4 3, 4 4, 3 3)))', square, true],
+    // an area that fills exactly the other's hole touches it and is not within it
+    ['within', 'POLYGON((1 1, 2 1, 2 2, 1 2, 1 1))', 'POLYGON((0 0, 4 0, 4 4, 0 4, 0 0), (1 1, 2 1, 2 2, 1 2, 1 1))', false],
+    ['touches', 'POLYGON((1 1, 2 1, 2 2, 1 2, 1 1))', 'POLYGON((0 0, 4 0, 4 4, 0 4, 0 0), (1 1, 2 1, 2 2, 1 2, 1 1))', true],
+    // a square inside a ring-shaped polygon's hole, not touching it
+    ['disjoint', 'POLYGON((1.2 1.2, 1.8 1.2, 1.8 1.8, 1.2 1.8, 1.2 1.2))', 'POLYGON((0 0, 4 0, 4 4, 0 4, 0 0), (1 1, 2 1, 2 2, 1 2, 1 1))', true],
+    // two crossing bars: boundaries cross, neither contains the other
+    ['overlaps', 'POLYGON((0 1, 4 1, 4 2, 0 2, 0 1))', 'POLYGON((1 0, 2 0, 2 4, 1 4, 1 0))', true],
+    ['contains', 'POLYGON((0 0, 10 0, 10 10, 0 10, 0 0))', 'POLYGON((0 0, 5 0, 5 5, 0 5, 0 0))', true],
     ['contains', square, 'MULTIPOLYGON(((0 0, 1 0, 1 1, 0 0)), ((3 3, 5 3, 5 5, 3 3)))', false],
   ];
 
