@@ -106,8 +106,24 @@ class Translator {
     return quoteIdent(this.column(name).column ?? name);
   }
 
-  /** Exact SQL for an expression without column-bound spatial predicates. */
+  private readonly memo = new Map<Expr, string>();
+
+  /**
+   * Exact SQL for an expression without column-bound spatial predicates. Memoised per node,
+   * so a residual column repeats the WHERE's text and parameter numbers: then `sql` alone
+   * references every parameter, and `params` fits a query with or without the residual
+   * columns.
+   */
   sql(e: Expr): string {
+    let s = this.memo.get(e);
+    if (s === undefined) {
+      s = this.exact(e);
+      this.memo.set(e, s);
+    }
+    return s;
+  }
+
+  private exact(e: Expr): string {
     switch (e.kind) {
       case 'and':
       case 'or':

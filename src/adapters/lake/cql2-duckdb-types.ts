@@ -39,7 +39,8 @@ export type Cql2Columns = Readonly<Record<string, Cql2ColumnInfo>>;
 export interface Cql2Residual {
   /**
    * Extra columns the query must select, as `${sql} AS ${alias}` (aliases are plain
-   * `__cql2_<n>` identifiers; the SQL may contain `$n` parameters from the same `params`).
+   * `__cql2_<n>` identifiers). Their SQL may use `$n` parameters, but only ones the WHERE
+   * text `sql` uses too, so the same `params` serve with or without these columns.
    */
   columns: { alias: string; sql: string }[];
   /** True when the row (carrying the extra columns by alias) matches the filter exactly. */

@@ -157,6 +157,8 @@ describe('CQL2 -> DuckDB SQL', () => {
     ['S_EQUALS(geom, POLYGON((2 2, 2 4, 4 4, 4 2, 2 2)))', [3]],
     ['S_EQUALS(geom, POINT(1 1))', [1]],
     ['floors > 5 OR S_INTERSECTS(geom, POINT(3 3))', [1, 3, 4]],
+    ["floors > 5 OR (name = 'smithy' AND NOT S_INTERSECTS(geom, POINT(3 3)))", [1, 2]],
+    ["NOT (S_CONTAINS(geom, POINT(3 3)) OR name LIKE 'S%')", [2]],
     ['pool = true AND S_WITHIN(geom, BBOX(-6, -6, 6, 6))', [1]],
     ['NOT (pool = true AND S_WITHIN(geom, BBOX(-6, -6, 6, 6)))', [2, 4]],
     ['S_INTERSECTS(geom, other_geom)', [2]],
@@ -215,6 +217,13 @@ describe('CQL2 -> DuckDB SQL', () => {
     expect(f.sql).to.equal('(("name" = CAST($1 AS VARCHAR)) AND ST_Intersects_Extent(ST_GeomFromWKB("geom"), CAST($2 AS GEOMETRY)))');
     expect(f.params).to.deep.equal(['a', 'POINT (1 2)']);
     expect(f.residual!.columns).to.deep.equal([{ alias: '__cql2_0', sql: '"geom"' }]);
+  });
+
+  it('references every parameter from the WHERE text, even with residual columns', () => {
+    const f = toDuckDbSql(parseCql2Text("floors > 5 OR (name = 'x' AND NOT S_INTERSECTS(geom, POINT(3 3)))"), COLUMNS);
+    const inWhere = new Set(f.sql.match(/\$\d+/g));
+    expect(inWhere.size).to.equal(f.params.length);
+    for (const c of f.residual!.columns) for (const ref of c.sql.match(/\$\d+/g) ?? []) expect(inWhere).to.include(ref);
   });
 
   describe('errors', () => {
