@@ -78,4 +78,16 @@ export interface Dggrs {
   /** Count of zones in the box without materialising them, or an upper bound estimate when exact counting is costly. */
   estimateZonesInBBox(level: number, bbox: BBox): number;
   levelInfo(level: number): GridLevelInfo;
+
+  /**
+   * Optional fast path for bulk work (e.g. aggregating millions of points): a numeric key of the zone of
+   * `level` containing the point, unique among that level's zones, or NaN when the point cannot be located.
+   * Only offered for levels up to `maxZoneKeyLevel` (where every key is a safe integer). Allocation-free,
+   * so callers can count into a Map<number, ...> and build ids once per distinct zone.
+   */
+  zoneKeyFromPoint?(lon: number, lat: number, level: number): number;
+  /** Text id of the zone with this key at `level` (inverse of `zoneKeyFromPoint`). */
+  zoneIdFromKey?(key: number, level: number): string;
+  /** Highest level for which `zoneKeyFromPoint` is available. */
+  readonly maxZoneKeyLevel?: number;
 }

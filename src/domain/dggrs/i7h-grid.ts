@@ -91,19 +91,20 @@ export class I7HGrid implements Dggrs {
     return formatZoneId(LOC.k, LOC.root, LOC.ix, LOC.sh);
   }
 
-  /**
-   * Numeric zone-from-point for bulk aggregation: DGGAL's 64-bit id as a bigint-free pair
-   * (high = k << 26 | root << 22 | index high bits, low = index low 29 bits << 3 | subHex) would be
-   * awkward, so this returns the zone's parts in `out` = [k, root, index, subHex] and false when the
-   * point cannot be located (invalid level or non-finite coordinates).
-   */
-  zoneFromPointParts(lon: number, lat: number, level: number, out: Float64Array | number[]): boolean {
-    if (!this.locatePoint(lon, lat, level)) return false;
-    out[0] = LOC.k;
-    out[1] = LOC.root;
-    out[2] = LOC.ix;
-    out[3] = LOC.sh;
-    return true;
+  /** Keys are (index * 12 + root) * 8 + subHex: below 2^53 up to level 17 (index < 7^16). */
+  readonly maxZoneKeyLevel = 17;
+
+  zoneKeyFromPoint(lon: number, lat: number, level: number): number {
+    if (level > this.maxZoneKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${this.maxZoneKeyLevel}`);
+    if (!this.locatePoint(lon, lat, level)) return NaN;
+    return (LOC.ix * 12 + LOC.root) * 8 + LOC.sh;
+  }
+
+  zoneIdFromKey(key: number, level: number): string {
+    const sh = key % 8;
+    const rest = (key - sh) / 8;
+    const root = rest % 12;
+    return formatZoneId(level >> 1, root, (rest - root) / 12, sh);
   }
 
   private locatePoint(lon: number, lat: number, level: number): boolean {
@@ -148,7 +149,12 @@ export class I7HGrid implements Dggrs {
     if (refined) {
       ring = refinedGeoRadians(z, this.proj).map((p) => [p.lon * RAD, p.lat * RAD] as LonLat);
     } else {
-      ring = this.describeZone(zoneId).vertices.slice();
+      const odd = (zoneLevel(z) & 1) === 1;
+      const g = { lat: 0, lon: 0 };
+      ring = canonicalVertices(z).map((v) => {
+        this.proj.inverse(v.x, v.y, odd, g);
+        return [g.lon, g.lat] as LonLat;
+      });
       // Keep the ring continuous across the antimeridian, like the refined outline.
       for (let i = 1; i < ring.length; i++) {
         const prev = ring[i - 1]![0];
@@ -180,13 +186,6 @@ export class I7HGrid implements Dggrs {
     const out: string[] = [];
     subZones(z, relativeDepth, (k, root, ix, sh) => out.push(formatZoneId(k, root, ix, sh)));
     return out;
-  }
-
-  /** Sub-zones as DGGAL 64-bit ids would be costly (bigint); parts are visited instead, in order. */
-  visitSubZones(zoneId: string, relativeDepth: number, visit: (k: number, root: number, index: number, subHex: number) => void): void {
-    const z = this.zone(zoneId);
-    this.checkDepth(z, relativeDepth);
-    subZones(z, relativeDepth, visit);
   }
 
   private checkDepth(z: I7HZone, d: number): void {

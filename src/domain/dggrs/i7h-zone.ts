@@ -37,10 +37,29 @@ export const sameZone = (a: I7HZone | null, b: I7HZone | null): boolean =>
 // Identifiers
 
 const HEX_DIGITS = '0123456789ABCDEF';
+const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!);
+// "{L}{R}-" and "-{S}" pieces, precomputed: ids are built for every located point and listed sub-zone.
+const ID_PREFIX: readonly string[] = Array.from({ length: 20 * 12 }, (_, i) =>
+  String.fromCharCode(65 + Math.floor(i / 12)) + HEX_DIGITS[i % 12] + '-');
+const ID_SUFFIX: readonly string[] = Array.from({ length: 8 }, (_, i) => '-' + String.fromCharCode(65 + i));
+
+/** Uppercase hex without leading zeros; indices reach 2^51, beyond 32-bit integer ops, so split at 24 bits. */
+function hex(ix: number): string {
+  let hi = Math.floor(ix / 16777216);
+  let lo = ix - hi * 16777216;
+  let s = '';
+  if (hi) {
+    while (hi > 0) { s = HEX_DIGITS[hi & 15]! + s; hi = Math.floor(hi / 16); }
+    return s + HEX_BYTE[(lo >>> 16) & 255]! + HEX_BYTE[(lo >>> 8) & 255]! + HEX_BYTE[lo & 255]!;
+  }
+  if (lo === 0) return '0';
+  while (lo > 0) { s = HEX_DIGITS[lo & 15]! + s; lo >>>= 4; }
+  return s;
+}
 
 export function formatZoneId(k: number, root: number, ix: number, sh: number): string {
   const level = 2 * k + (sh > 0 ? 1 : 0);
-  return String.fromCharCode(65 + level) + HEX_DIGITS[root] + '-' + ix.toString(16).toUpperCase() + '-' + String.fromCharCode(65 + sh);
+  return ID_PREFIX[level * 12 + root]! + hex(ix) + ID_SUFFIX[sh]!;
 }
 
 export const zoneId = (z: I7HZone): string => formatZoneId(z.k, z.root, z.ix, z.sh);

@@ -127,3 +127,19 @@ for (const create of [createIvea7h, createIsea7h]) {
     });
   });
 }
+
+describe('7H numeric zone keys', () => {
+  it('round trip to the same ids as zoneFromPoint up to level 17', () => {
+    const grid = createIvea7h();
+    const rand = rng(9);
+    for (let level = 0; level <= grid.maxZoneKeyLevel; level++) {
+      for (let i = 0; i < 50; i++) {
+        const lon = rand() * 360 - 180, lat = rand() * 180 - 90;
+        const key = grid.zoneKeyFromPoint(lon, lat, level);
+        expect(Number.isSafeInteger(key)).to.equal(true);
+        expect(grid.zoneIdFromKey(key, level)).to.equal(grid.zoneFromPoint(lon, lat, level));
+      }
+    }
+    expect(() => grid.zoneKeyFromPoint(0, 0, 18)).to.throw(RangeError);
+  });
+});
