@@ -36,7 +36,7 @@ export class H3Dggrs implements Dggrs {
 
   describeZone(zoneId: string): ZoneDescription {
     const [lat, lon] = h3.cellToLatLng(zoneId);
-    const vertices = h3.cellToBoundary(zoneId, true).map(([x, y]) => [x, y] as LonLat);
+    const vertices = cornersOf(zoneId);
     const pentagon = h3.isPentagon(zoneId);
     return {
       id: zoneId,
@@ -51,7 +51,7 @@ export class H3Dggrs implements Dggrs {
   }
 
   zoneOutline(zoneId: string, refined: boolean): LonLat[] {
-    const corners = unwrap(h3.cellToBoundary(zoneId, true).map(([x, y]) => [x, y] as LonLat));
+    const corners = unwrap(cornersOf(zoneId));
     const ring: LonLat[] = [];
     for (let i = 0; i < corners.length; i++) {
       const a = corners[i]!;
@@ -115,6 +115,11 @@ export class H3Dggrs implements Dggrs {
   levelInfo(level: number): GridLevelInfo {
     return { level, zoneCount: h3.getNumCells(level), zoneAreaMetersSquare: h3.getHexagonAreaAvg(level, h3.UNITS.m2) };
   }
+}
+
+/** True corners [lon, lat], not closed (h3's GeoJSON form repeats the first one). */
+function cornersOf(zoneId: string): LonLat[] {
+  return h3.cellToBoundary(zoneId).map(([lat, lon]) => [lon, lat] as LonLat);
 }
 
 /** Makes longitudes continuous along a ring so it never jumps across the antimeridian. */
