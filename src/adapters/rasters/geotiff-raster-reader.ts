@@ -1,0 +1,264 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BaseClient, BaseResponse, fromCustomClient, fromFile, type GeoTIFF, type GeoTIFFImage } from 'geotiff';
+import { toProj4 } from 'geotiff-geokeys-to-proj4';
+import proj4 from 'proj4';
+import type { BBox } from '../../domain/dggrs/dggrs.js';
+import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowRequest } from '../../ports/raster-reader.js';
+import { AppError, BadRequestError } from '../../app/errors.js';
+import { guardedGet, ByteBudget } from './guarded-http.js';
+import { checkUrl, type FetchPolicy } from './url-guard.js';
+
+const WGS84 = '+proj=longlat +datum=WGS84 +no_defs';
+/** Remote reads go through a block cache: 64 KiB blocks, at most 256 of them (16 MiB) per open raster. */
+const BLOCK_SIZE = 65_536;
+const CACHE_BLOCKS = 256;
+/** Trusted (config) rasters stay open between requests; client URLs never are (they bypass caching). */
+const OPEN_CACHE = 16;
+
+/** The raster-reader adapter for GeoTIFF / COG files, local or over http(s) with range requests. */
+export class GeoTiffRasterReader implements RasterReader {
+  private readonly open_ = new Map<string, Promise<GeoTiffDataset>>();
+
+  /**
+   * @param untrusted policy for client-supplied URLs (the `rasterFetch` config)
+   * @param cwd base of relative paths in config
+   */
+  constructor(private readonly untrusted: FetchPolicy, private readonly cwd = process.cwd()) {}
+
+  async open(href: string, access: { trusted: boolean }): Promise<RasterDataset> {
+    if (!access.trusted) return this.load(href, this.untrusted, false);
+    let p = this.open_.get(href);
+    if (!p) {
+      p = this.load(href, TRUSTED_POLICY, true);
+      this.open_.set(href, p);
+      p.catch(() => this.open_.delete(href));
+      if (this.open_.size > OPEN_CACHE) this.open_.delete(this.open_.keys().next().value!);
+    }
+    return p;
+  }
+
+  private async load(href: string, policy: FetchPolicy, trusted: boolean): Promise<GeoTiffDataset> {
+    const isUrl = /^[a-z][a-z0-9+.-]*:/i.test(href) && !/^[a-z]:[\\/]/i.test(href);
+    let tiff: GeoTIFF;
+    try {
+      if (!isUrl) {
+        if (!trusted) throw new BadRequestError('Invalid raster URL', 'cog-url must be an absolute http(s) URL.');
+        tiff = await fromFile(path.resolve(this.cwd, href));
+      } else if (href.toLowerCase().startsWith('file:')) {
+        if (!trusted) await checkUrl(href, policy); // refuses unless the policy allows file:
+        tiff = await fromFile(fileURLToPath(href));
+      } else {
+        await checkUrl(href, policy); // refuse before any byte is fetched
+        tiff = await fromCustomClient(new GuardedClient(href, policy, new ByteBudget(policy.maxBytes)), { blockSize: BLOCK_SIZE, cacheSize: CACHE_BLOCKS } as never);
+      }
+      return await GeoTiffDataset.create(href, tiff);
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new BadRequestError('Raster could not be read', `${trusted ? 'The collection raster' : 'cog-url'} is not a readable GeoTIFF: ${(err as Error).message}`);
+    }
+  }
+}
+
+const TRUSTED_POLICY: FetchPolicy = {
+  allowedSchemes: ['http', 'https', 'file'],
+  allowedHosts: [],
+  allowPrivateNetworks: true,
+  maxBytes: Number.MAX_SAFE_INTEGER,
+  timeoutMs: 60_000,
+  maxRedirects: 5,
+};
+
+/** geotiff.js client whose every request passes the fetch policy. */
+class GuardedClient extends BaseClient {
+  constructor(url: string, private readonly policy: FetchPolicy, private readonly budget: ByteBudget) {
+    super(url);
+  }
+
+  override async request(options: RequestInit = {}): Promise<BaseResponse> {
+    const res = await guardedGet(this.url, this.policy, { headers: options.headers as Record<string, string>, budget: this.budget, signal: options.signal ?? undefined });
+    if (res.status >= 400) throw new BadRequestError('Raster could not be read', `The raster host answered HTTP ${res.status}.`);
+    return new GuardedResponse(res.status, res.headers, res.body);
+  }
+}
+
+class GuardedResponse extends BaseResponse {
+  constructor(private readonly status_: number, private readonly headers_: Record<string, string | undefined>, private readonly body: Uint8Array) {
+    super();
+  }
+  override get ok(): boolean {
+    return this.status_ >= 200 && this.status_ < 300;
+  }
+  override get status(): number {
+    return this.status_;
+  }
+  override getHeader(name: string): string | undefined {
+    return this.headers_[name.toLowerCase()];
+  }
+  override async getData(): Promise<ArrayBuffer> {
+    return this.body.buffer.slice(this.body.byteOffset, this.body.byteOffset + this.body.byteLength) as ArrayBuffer;
+  }
+}
+
+interface Level {
+  image: GeoTIFFImage;
+  width: number;
+  height: number;
+  resX: number;
+  resY: number;
+}
+
+const SAMPLE_TYPES: Record<string, string> = { '1/8': 'uint8', '1/16': 'uint16', '1/32': 'uint32', '2/8': 'int8', '2/16': 'int16', '2/32': 'int32', '3/32': 'float32', '3/64': 'float64' };
+
+class GeoTiffDataset implements RasterDataset {
+  private constructor(
+    readonly info: RasterInfo,
+    private readonly tiff: GeoTIFF,
+    private readonly levels: Level[],
+    private readonly originX: number,
+    private readonly originY: number,
+    private readonly toNative: (p: [number, number]) => [number, number],
+    private readonly toLonLat: (p: [number, number]) => [number, number],
+    private readonly scales: number[],
+    private readonly offsets: number[],
+  ) {}
+
+  static async create(href: string, tiff: GeoTIFF): Promise<GeoTiffDataset> {
+    const count = await tiff.getImageCount();
+    const full = await tiff.getImage(0);
+    const levels: Level[] = [];
+    for (let i = 0; i < count; i++) {
+      const image = i === 0 ? full : await tiff.getImage(i);
+      const subfile = Number(image.fileDirectory.getValue('NewSubfileType') ?? 0);
+      if (i > 0 && subfile & 4) continue; // transparency masks are not data
+      const [resX, resY] = image.getResolution(full);
+      levels.push({ image, width: image.getWidth(), height: image.getHeight(), resX: Math.abs(resX!), resY: Math.abs(resY!) });
+    }
+    const keys = full.getGeoKeys() ?? {};
+    let def = WGS84;
+    let isGeographic = true;
+    if ((keys as Record<string, unknown>).GeographicTypeGeoKey !== 4326 || (keys as Record<string, unknown>).ProjectedCSTypeGeoKey) {
+      const p = toProj4(keys as never);
+      if (!p.proj4 || Object.keys(p.errors ?? {}).length > 0) throw new BadRequestError('Raster CRS not supported', 'The raster has no CRS the service can read (GeoKeys).');
+      def = p.proj4;
+      isGeographic = p.isGCS;
+    }
+    const identity = def === WGS84;
+    const conv = identity ? undefined : proj4(WGS84, def);
+    const toNative = conv ? (p: [number, number]) => conv.forward(p) as [number, number] : (p: [number, number]) => p;
+    const toLonLat = conv ? (p: [number, number]) => conv.inverse(p) as [number, number] : (p: [number, number]) => p;
+    let [originX, originY] = full.getOrigin() as [number, number];
+    const l0 = levels[0]!;
+    // PixelIsPoint rasters give the centre of the first pixel, not its corner.
+    if ((keys as Record<string, unknown>).GTRasterTypeGeoKey === 2) {
+      originX -= l0.resX / 2;
+      originY += l0.resY / 2;
+    }
+    const bandCount = full.getSamplesPerPixel();
+    const scales: number[] = [], offsets: number[] = [];
+    for (let b = 0; b < bandCount; b++) {
+      const meta = ((await full.getGDALMetadata(b)) ?? {}) as Record<string, string>;
+      scales.push(meta.SCALE !== undefined ? Number(meta.SCALE) : 1);
+      offsets.push(meta.OFFSET !== undefined ? Number(meta.OFFSET) : 0);
+    }
+    const w = l0.width * l0.resX, h = l0.height * l0.resY;
+    const corners: [number, number][] = [];
+    for (let i = 0; i <= 8; i++) {
+      const t = i / 8;
+      corners.push([originX + w * t, originY], [originX + w * t, originY - h], [originX, originY - h * t], [originX + w, originY - h * t]);
+    }
+    const ll = corners.map(toLonLat);
+    const bbox: BBox = [Math.min(...ll.map((p) => p[0])), Math.min(...ll.map((p) => p[1])), Math.max(...ll.map((p) => p[0])), Math.max(...ll.map((p) => p[1]))];
+    const noData = full.getGDALNoData();
+    const info: RasterInfo = {
+      href,
+      width: l0.width,
+      height: l0.height,
+      bandCount,
+      crs: def,
+      isGeographic,
+      bboxLonLat: bbox,
+      pixelSizeDegrees: 0,
+      ...(noData !== null && noData !== undefined && Number.isFinite(noData) ? { noData } : {}),
+      dataType: SAMPLE_TYPES[`${full.getSampleFormat(0) ?? 1}/${full.getBitsPerSample(0)}`] ?? 'unknown',
+      overviewCount: levels.length - 1,
+    };
+    const ds = new GeoTiffDataset(info, tiff, levels, originX, originY, toNative, toLonLat, scales, offsets);
+    info.pixelSizeDegrees = ds.degreesPerUnit([(bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2]) * Math.sqrt(l0.resX * l0.resY);
+    return ds;
+  }
+
+  /** Degrees per native unit near a point, from the area scale of the projection (1 for geographic rasters). */
+  private degreesPerUnit(at: [number, number]): number {
+    if (this.info?.isGeographic ?? true) return 1;
+    const d = 0.01;
+    const a = this.toNative(at), b = this.toNative([at[0] + d, at[1]]), c = this.toNative([at[0], at[1] + d]);
+    const det = Math.abs((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
+    return d / Math.sqrt(det);
+  }
+
+  async readWindow(req: WindowRequest): Promise<RasterWindow> {
+    for (const b of req.bands) {
+      if (!Number.isInteger(b) || b < 1 || b > this.info.bandCount) throw new BadRequestError('Unknown band', `The raster has bands 1..${this.info.bandCount}; band ${b} does not exist.`);
+    }
+    const [w, s, e, n] = req.bbox;
+    const centre: [number, number] = [(w + e) / 2, (s + n) / 2];
+    const perUnit = this.degreesPerUnit(centre);
+    // Coarsest level still fine enough; levels run from full resolution to coarsest.
+    let index = 0;
+    this.levels.forEach((l, i) => {
+      if (perUnit * Math.sqrt(l.resX * l.resY) <= req.maxPixelSizeDegrees * (1 + 1e-9)) index = i;
+    });
+    const level = this.levels[index]!;
+    const toPixel = (lon: number, lat: number): [number, number] => {
+      const [x, y] = this.toNative([lon, lat]);
+      return [(x - this.originX) / level.resX, (this.originY - y) / level.resY];
+    };
+    const toLonLat = (px: number, py: number): [number, number] => this.toLonLat([this.originX + px * level.resX, this.originY - py * level.resY]);
+    const pts: [number, number][] = [];
+    for (let i = 0; i <= 16; i++) {
+      const t = i / 16;
+      pts.push(toPixel(w + (e - w) * t, s), toPixel(w + (e - w) * t, n), toPixel(w, s + (n - s) * t), toPixel(e, s + (n - s) * t));
+    }
+    const c0 = Math.max(0, Math.floor(Math.min(...pts.map((p) => p[0]))));
+    const r0 = Math.max(0, Math.floor(Math.min(...pts.map((p) => p[1]))));
+    const c1 = Math.min(level.width, Math.ceil(Math.max(...pts.map((p) => p[0]))));
+    const r1 = Math.min(level.height, Math.ceil(Math.max(...pts.map((p) => p[1]))));
+    const ww = Math.max(0, c1 - c0), wh = Math.max(0, r1 - r0);
+    const noData = req.noData ?? this.info.noData;
+    const bands: Float64Array[] = [];
+    if (ww > 0 && wh > 0) {
+      const raw = (await level.image.readRasters({ window: [c0, r0, c1, r1], samples: req.bands.map((b) => b - 1), interleave: false })) as unknown as ArrayLike<number>[];
+      req.bands.forEach((b, k) => {
+        const src = raw[k]!;
+        const scale = this.scales[b - 1]!, offset = this.offsets[b - 1]!;
+        const out = new Float64Array(src.length);
+        for (let i = 0; i < src.length; i++) {
+          const v = src[i]!;
+          out[i] = Number.isNaN(v) || v === noData ? NaN : v * scale + offset;
+        }
+        bands.push(out);
+      });
+    }
+    return {
+      width: level.width,
+      height: level.height,
+      bandCount: req.bands.length,
+      overview: index,
+      pixelSizeDegrees: perUnit * Math.sqrt(level.resX * level.resY),
+      toPixel,
+      toLonLat,
+      value(band, col, row) {
+        const x = col - c0, y = row - r0;
+        if (x < 0 || y < 0 || x >= ww || y >= wh) return NaN;
+        return bands[band]![y * ww + x]!;
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    // geotiff.js file sources hold a descriptor; nothing to do for remote ones.
+    const src = (this.tiff as unknown as { source?: { close?: () => Promise<void> } }).source;
+    await src?.close?.();
+  }
+}

@@ -1,0 +1,56 @@
+import type { BBox } from '../domain/dggrs/dggrs.js';
+import type { PixelGrid } from '../domain/aggregation/pixel-grid.js';
+
+export type { PixelGrid } from '../domain/aggregation/pixel-grid.js';
+
+/** What is known about a raster once its header is read. */
+export interface RasterInfo {
+  href: string;
+  width: number;
+  height: number;
+  bandCount: number;
+  /** proj4 definition of the raster's CRS. */
+  crs: string;
+  isGeographic: boolean;
+  /** Extent in lon/lat (approximate for a projected raster: its corners and edges transformed). */
+  bboxLonLat: BBox;
+  /** Full-resolution pixel size, in degrees (projected rasters: the side of an equal-area square). */
+  pixelSizeDegrees: number;
+  /** Nodata value from the file, if any. */
+  noData?: number;
+  /** TIFF sample type, like `float32`. */
+  dataType: string;
+  /** Reduced-resolution levels besides the full one. */
+  overviewCount: number;
+}
+
+export interface WindowRequest {
+  /** Lon/lat box to cover. */
+  bbox: BBox;
+  /** The coarsest overview whose pixels are no larger than this (degrees) is read; full resolution if none. */
+  maxPixelSizeDegrees: number;
+  /** 1-based band indices, in the order the window exposes them. */
+  bands: number[];
+  /** Replaces the file's nodata value: raw pixels equal to it read as NaN. */
+  noData?: number;
+}
+
+export interface RasterWindow extends PixelGrid {
+  /** 0 for full resolution, n for the n-th overview. */
+  overview: number;
+  pixelSizeDegrees: number;
+}
+
+export interface RasterDataset {
+  readonly info: RasterInfo;
+  readWindow(request: WindowRequest): Promise<RasterWindow>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens rasters. `trusted` rasters come from the operator's config (local paths relative to the
+ * working directory are allowed); untrusted ones (a client's `cog-url`) pass the fetch policy.
+ */
+export interface RasterReader {
+  open(href: string, access: { trusted: boolean }): Promise<RasterDataset>;
+}
