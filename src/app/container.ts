@@ -20,8 +20,18 @@ import { collectionRoutes } from '../adapters/http/routes/collections.js';
 import { adminRoutes } from '../adapters/http/routes/admin.js';
 import { conceptRoutes } from '../adapters/http/routes/concepts.js';
 import { orderRoutes } from '../adapters/http/routes/orders.js';
+import { itemRoutes } from '../adapters/http/routes/items.js';
+import { DuckDbLake } from '../adapters/lake/duckdb-lake.js';
+import { ItemsService } from './use-cases/items-service.js';
+import type { LakeReader } from '../ports/lake-reader.js';
 import { dggsRoutes } from '../adapters/http/routes/dggs.js';
 import { ZonesService } from './use-cases/zones-service.js';
+import { zoneDataRoutes } from '../adapters/http/routes/zone-data.js';
+import { ZONE_DATA_SERVICE, ZoneDataService } from './use-cases/zone-data-service.js';
+import { GeoTiffRasterReader } from '../adapters/rasters/geotiff-raster-reader.js';
+import { RasterUrlZoneDataSource } from '../adapters/rasters/raster-url-zone-data-source.js';
+import type { RasterReader } from '../ports/raster-reader.js';
+import type { ZoneDataSource } from '../ports/zone-data-source.js';
 import type { RouteModule } from '../adapters/http/route-module.js';
 import type { GridRegistry } from '../ports/grid-registry.js';
 import type { CollectionCatalog, FieldSource } from '../ports/collection-catalog.js';
@@ -48,9 +58,10 @@ export function buildContainer(config: Config, logger?: Logger): Container {
   });
 
   c.bind(TOKENS.CollectionCatalog).toDynamicValue(() => new ConfigCollectionCatalog(config.collections));
-  c.bind(TOKENS.FieldSources).toDynamicValue(() => {
+  c.bind(TOKENS.LakeReader).toDynamicValue(() => new DuckDbLake(config.lake.root));
+  c.bind(TOKENS.FieldSources).toDynamicValue((ctx) => {
     const fromConfig = new ConfigFieldSource();
-    const sources: Partial<Record<BackingKind, FieldSource>> = { 'raster-url': fromConfig, stac: fromConfig, 'ogc-features': fromConfig };
+    const sources: Partial<Record<BackingKind, FieldSource>> = { 'raster-url': fromConfig, stac: fromConfig, 'ogc-features': fromConfig, 'parquet-lake': ctx.get<LakeReader>(TOKENS.LakeReader) };
     return sources;
   });
 
@@ -69,6 +80,15 @@ export function buildContainer(config: Config, logger?: Logger): Container {
   c.bind(TOKENS.CollectionsService).toDynamicValue(
     (ctx) => new CollectionsService(ctx.get<CollectionCatalog>(TOKENS.CollectionCatalog), ctx.get(TOKENS.FieldSources)),
   );
+  c.bind(TOKENS.RasterReader).toDynamicValue(() => new GeoTiffRasterReader(config.rasterFetch));
+  c.bind(ZONE_DATA_SERVICE).toDynamicValue((ctx) => {
+    const rasters = new RasterUrlZoneDataSource(ctx.get<RasterReader>(TOKENS.RasterReader));
+    // Zone-data sources by backing kind: adding a kind is one line here.
+    const sources: Partial<Record<BackingKind, ZoneDataSource>> = {
+      'raster-url': rasters,
+    };
+    return new ZoneDataService(ctx.get<GridRegistry>(TOKENS.GridRegistry), ctx.get<CollectionCatalog>(TOKENS.CollectionCatalog), sources, rasters, config.limits);
+  });
   return c;
 }
 
@@ -85,6 +105,8 @@ export function routeModules(c: Container, late: { conformance: () => string[]; 
     }),
     collectionRoutes(c.get<CollectionsService>(TOKENS.CollectionsService)),
     dggsRoutes(new ZonesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionsService>(TOKENS.CollectionsService), c.get<Config>(TOKENS.Config).limits.maxZonesPerPage)),
+    itemRoutes(new ItemsService(c.get<CollectionCatalog>(TOKENS.CollectionCatalog), c.get<LakeReader>(TOKENS.LakeReader), c.get<Config>(TOKENS.Config).limits.itemsMaxLimit)),
+    zoneDataRoutes(c.get<ZoneDataService>(ZONE_DATA_SERVICE)),
     conceptRoutes(c.get<ConceptStore>(TOKENS.ConceptStore), datastore),
     orderRoutes(orders),
     adminRoutes(datastore),

@@ -1,0 +1,219 @@
+/**
+ * GET /collections/{collection_id}/items and /items/{feature_id}: raw rows of parquet-lake
+ * collections (OGC API - Features core, GeoJSON, HTML, Filter with CQL2).
+ */
+import type { Request } from 'restify';
+import { defineRoute, json, type Reply } from '../route.js';
+import { responses } from '../responses.js';
+import { renderHtml } from '../html/render.js';
+import { CONF } from '../conformance-classes.js';
+import { F_VALUE, mediaType, type Format } from '../formats.js';
+import type { Links } from '../links.js';
+import type { Link } from '../schemas/common.js';
+import type { RouteModule } from '../route-module.js';
+import { FeatureCollectionResponse, FeatureResponse, ItemParams, ItemQuery, ItemsParams, ItemsQuery, RawItemResponse, RawItemsResponse } from '../schemas/items.js';
+import { rawRow, toFeature } from '../encoders/items-encoding.js';
+import type { ItemsQuery as ServiceQuery, ItemsResult, ItemsService } from '../../../app/use-cases/items-service.js';
+
+const FORMATS = ['geojson', 'json', 'html', 'parquet', 'geoparquet'] as const satisfies readonly Format[];
+const DEFAULT_LIMIT = 10;
+/** Parameters carried into self/prev/next/alternate links, as the client wrote them. */
+const CARRIED = ['bbox', 'datetime', 'properties', 'exclude-properties', 'filter', 'filter-lang'] as const;
+
+type Query = Record<string, string | number | undefined>;
+
+function carried(req: Request): Query {
+  const out: Query = {};
+  const raw = (req.query ?? {}) as Record<string, unknown>;
+  for (const k of CARRIED) {
+    const v = raw[k];
+    const last = Array.isArray(v) ? v[v.length - 1] : v;
+    if (typeof last === 'string') out[k] = last;
+  }
+  return out;
+}
+
+function serviceQuery(q: { bbox?: [number, number, number, number] | undefined; datetime?: string | undefined; properties?: string[] | undefined; 'exclude-properties'?: string[] | undefined; filter?: string | undefined; 'filter-lang'?: 'cql2-text' | 'cql2-json' | undefined }, format: Format): ServiceQuery {
+  return {
+    ...(q.bbox ? { bbox: q.bbox } : {}),
+    ...(q.datetime !== undefined ? { datetime: q.datetime } : {}),
+    ...(q.properties ? { properties: q.properties } : {}),
+    ...(q['exclude-properties'] ? { excludeProperties: q['exclude-properties'] } : {}),
+    ...(q.filter !== undefined ? { filter: q.filter } : {}),
+    ...(q['filter-lang'] ? { filterLang: q['filter-lang'] } : {}),
+    keepGeometry: format !== 'json' && format !== 'parquet',
+  };
+}
+
+const fileName = (id: string, suffix: string) => `${id.replace(/[^A-Za-z0-9_.-]/g, '_')}-${suffix}`;
+
+function parquetReply(bytes: Uint8Array, format: Format, name: string): Reply {
+  return { contentType: mediaType(format), body: bytes, headers: { 'Content-Disposition': `attachment; filename="${name}.parquet"` } };
+}
+
+/** self (this format), alternates (other formats), and prev/next when there are such pages. */
+function pageLinks(links: Links, path: string, format: Format, query: Query, offset: number, limit: number, matched: number): Link[] {
+  const out: Link[] = links.selfAndAlternates(path, format, FORMATS, { ...query, offset, limit }, 'This page');
+  const here = { type: mediaType(format) };
+  if (offset > 0) out.push(links.link('prev', path, { ...here, title: 'Previous page', query: { ...query, offset: Math.max(0, offset - limit), limit, f: F_VALUE[format] } }));
+  if (limit > 0 && offset + limit < matched) out.push(links.link('next', path, { ...here, title: 'Next page', query: { ...query, offset: offset + limit, limit, f: F_VALUE[format] } }));
+  return out;
+}
+
+export function itemRoutes(service: ItemsService): RouteModule {
+  const list = defineRoute({
+    method: 'get',
+    path: '/collections/{collection_id}/items',
+    operationId: 'getItems',
+    summary: 'Raw rows of a parquet-lake collection, paged',
+    description:
+      'Rows of `<lake>/<collection>/data/**/*.parquet` in scan order (files by path, then row order). ' +
+      'Filter with bbox, datetime and CQL2 (`filter`, `filter-lang`); page with limit/offset, following the `next` link.',
+    tags: ['Items'],
+    params: ItemsParams,
+    query: ItemsQuery,
+    formats: FORMATS,
+    defaultFormat: 'geojson',
+    responses: responses({ description: 'One page of rows', schema: FeatureCollectionResponse, formats: FORMATS }, [400, 404, 406]),
+    handler: async ({ params, query, format, links, req }) => {
+      const limit = query.limit ?? DEFAULT_LIMIT;
+      const offset = query.offset ?? 0;
+      const id = params.collection_id;
+      const sq = { ...serviceQuery(query, format), limit, offset };
+      if (format === 'parquet' || format === 'geoparquet') {
+        const { bytes } = await service.parquet(id, sq, format === 'geoparquet');
+        return parquetReply(bytes, format, fileName(id, `items-${offset}`));
+      }
+      const result = await service.page(id, sq);
+      const path = `/collections/${encodeURIComponent(id)}/items`;
+      const carry = carried(req);
+      const pageLinkList = [
+        ...pageLinks(links, path, format, carry, offset, limit, result.page.numberMatched),
+        links.link('collection', `/collections/${encodeURIComponent(id)}`, { type: 'application/json', title: result.collection.title }),
+      ];
+      const numberReturned = result.page.rows.length;
+      if (format === 'json') {
+        const body: RawItemsResponse = {
+          collection: id,
+          source: result.dataset.source,
+          numberMatched: result.page.numberMatched,
+          numberReturned,
+          limit,
+          offset,
+          files: result.dataset.files,
+          columns: result.columns,
+          items: result.page.rows.map(rawRow),
+          links: pageLinkList,
+        };
+        return json(body);
+      }
+      if (format === 'html') return html(result, links, pageLinkList, carry, offset, limit);
+      const body: FeatureCollectionResponse = {
+        type: 'FeatureCollection',
+        timeStamp: new Date().toISOString(),
+        numberMatched: result.page.numberMatched,
+        numberReturned,
+        features: result.page.rows.map((r) => toFeature(r, result.dataset.geometryColumn)),
+        links: pageLinkList,
+      };
+      return json(body, mediaType('geojson'));
+    },
+  });
+
+  const one = defineRoute({
+    method: 'get',
+    path: '/collections/{collection_id}/items/{feature_id}',
+    operationId: 'getItem',
+    summary: 'One raw row by its 0-based index in scan order (within the filtered set)',
+    description: 'The id is stable only while the set of files under the lake prefix does not change; do not store it.',
+    tags: ['Items'],
+    params: ItemParams,
+    query: ItemQuery,
+    formats: FORMATS,
+    defaultFormat: 'geojson',
+    responses: responses({ description: 'One row', schema: FeatureResponse, formats: FORMATS }, [400, 404, 406]),
+    handler: async ({ params, query, format, links, req }) => {
+      const id = params.collection_id;
+      const fid = params.feature_id;
+      const sq = serviceQuery(query, format);
+      if (format === 'parquet' || format === 'geoparquet') {
+        const { bytes } = await service.parquet(id, { ...sq, offset: fid, limit: 1 }, format === 'geoparquet', true);
+        return parquetReply(bytes, format, fileName(id, `item-${fid}`));
+      }
+      const result = await service.item(id, fid, sq);
+      const path = `/collections/${encodeURIComponent(id)}/items/${fid}`;
+      const itemsPath = `/collections/${encodeURIComponent(id)}/items`;
+      const carry = carried(req);
+      const linkList: Link[] = [
+        ...links.selfAndAlternates(path, format, FORMATS, carry, 'This item'),
+        links.link('collection', `/collections/${encodeURIComponent(id)}`, { type: 'application/json', title: result.collection.title }),
+        links.link('items', itemsPath, { type: mediaType('geojson'), title: 'All items', query: carry }),
+      ];
+      const row = result.page.rows[0]!;
+      if (format === 'json') {
+        const body: RawItemResponse = { collection: id, source: result.dataset.source, numberMatched: result.page.numberMatched, feature_id: fid, item: rawRow(row), links: linkList };
+        return json(body);
+      }
+      if (format === 'html') {
+        return renderHtml('item', {
+          title: `${result.collection.title}: item ${fid}`,
+          crumbs: crumbs(links, result, [['Items', links.href(itemsPath, { f: 'html' })], [`Item ${fid}`, '']]),
+          links: linkList,
+          row: rawRow(row),
+          geometry: toFeature(row, result.dataset.geometryColumn).geometry,
+          numberMatched: result.page.numberMatched,
+        });
+      }
+      const feature: FeatureResponse = { ...toFeature(row, result.dataset.geometryColumn), links: linkList };
+      return json(feature, mediaType('geojson'));
+    },
+  });
+
+  return {
+    routes: [list, one],
+    conformance: [
+      CONF.featuresCore,
+      CONF.featuresGeojson,
+      CONF.featuresHtml,
+      CONF.featuresOas30,
+      CONF.featuresFilter,
+      CONF.featuresFeaturesFilter,
+      CONF.cql2Text,
+      CONF.cql2Json,
+      CONF.cql2Basic,
+      CONF.cql2AdvancedComparison,
+      CONF.cql2CaseInsensitive,
+      CONF.cql2AccentInsensitive,
+      CONF.cql2BasicSpatial,
+      CONF.cql2BasicSpatialPlus,
+      CONF.cql2Spatial,
+      CONF.cql2Temporal,
+      CONF.cql2Arithmetic,
+      CONF.cql2PropertyProperty,
+    ],
+  };
+}
+
+function crumbs(links: Links, result: ItemsResult, tail: [string, string][]): [string, string][] {
+  const id = result.collection.id;
+  return [['Home', links.href('/')], ['Collections', links.href('/collections', { f: 'html' })], [result.collection.title, links.href(`/collections/${encodeURIComponent(id)}`, { f: 'html' })], ...tail];
+}
+
+function html(result: ItemsResult, links: Links, pageLinkList: Link[], carry: Query, offset: number, limit: number): Reply {
+  const id = result.collection.id;
+  const itemsPath = `/collections/${encodeURIComponent(id)}/items`;
+  return renderHtml('items', {
+    title: `${result.collection.title}: items`,
+    crumbs: crumbs(links, result, [['Items', '']]),
+    links: pageLinkList,
+    columns: result.columns,
+    rows: result.page.rows.map((r) => ({ index: r.index, href: links.href(`${itemsPath}/${r.index}`, { ...carry, f: 'html' }), values: rawRow(r) })),
+    numberMatched: result.page.numberMatched,
+    offset,
+    limit,
+    prev: pageLinkList.find((l) => l.rel === 'prev')?.href,
+    next: pageLinkList.find((l) => l.rel === 'next')?.href,
+    files: result.dataset.files,
+    source: result.dataset.source,
+  });
+}

@@ -1,0 +1,109 @@
+import type { Collection, FieldMeta } from '../domain/collection.js';
+import type { Expr } from '../domain/cql2/index.js';
+import type { TimeInterval } from '../domain/time-interval.js';
+
+export type { Collection, FieldMeta } from '../domain/collection.js';
+
+/**
+ * Reads the rows of a parquet lake: `<lake root>/<collection id>/data/**\/*.parquet`.
+ * Scan order is the files sorted by their path (code-point order), then the rows of each file
+ * in stored order; item ids and `offset` count in that order.
+ */
+export interface LakeReader {
+  /** Files, row counts and columns; throws LakeNotFoundError when the collection has no parquet files. */
+  describe(collection: Collection): Promise<LakeDataset>;
+  /** Field metadata from the parquet schema (the queryables). */
+  fields(collection: Collection): Promise<Record<string, FieldMeta>>;
+  /** One page of rows of the filtered set, plus how many rows match in all. */
+  page(collection: Collection, request: LakePageRequest): Promise<LakePage>;
+  /** The same page written as a parquet file; `geo` adds GeoParquet metadata for the geometry column. */
+  pageAsParquet(collection: Collection, request: LakePageRequest, geo: boolean): Promise<Uint8Array>;
+  /**
+   * Streams the filtered rows in chunks (columnar), in scan order, so a caller can aggregate
+   * without holding the set in memory. Geometry arrives as WKB.
+   */
+  scan(collection: Collection, request: LakeScanRequest, onChunk: (chunk: LakeChunk) => void | Promise<void>): Promise<void>;
+}
+
+/** Which rows take part; every part is optional and they combine with AND. */
+export interface RowFilter {
+  /** [west, south, east, north] CRS84; west > east crosses the antimeridian. Geometries whose envelope meets the box. */
+  bbox?: [number, number, number, number];
+  /** On the collection's datetime column. */
+  datetime?: TimeInterval;
+  /** CQL2 over the parquet columns. */
+  filter?: Expr;
+}
+
+export interface LakePageRequest extends RowFilter {
+  offset: number;
+  limit: number;
+  /** Columns to return, in this order; every one exists (the use case checked). */
+  columns: string[];
+}
+
+export interface LakeScanRequest extends RowFilter {
+  columns: string[];
+}
+
+export interface LakeFileInfo {
+  /** Path relative to the lake root, `/`-separated. */
+  file: string;
+  rows: number;
+}
+
+export interface LakeColumn {
+  name: string;
+  /** The engine's type name (DuckDB's, e.g. DOUBLE, TIMESTAMP, GEOMETRY). */
+  type: string;
+  field: FieldMeta;
+  /** Offered as a field (queryable); false for e.g. the GeoParquet bbox covering struct, which rows omit by default. */
+  queryable: boolean;
+}
+
+export interface LakeDataset {
+  collectionId: string;
+  /** The glob read, relative to the lake root (`<id>/data/**\/*.parquet`). */
+  source: string;
+  files: LakeFileInfo[];
+  columns: LakeColumn[];
+  totalRows: number;
+  geometryColumn?: string;
+  datetimeColumn?: string;
+}
+
+/** A value as read: WKB geometry and blobs as bytes, timestamps as ISO strings, big integers as numbers when safe. */
+export type LakeValue = null | boolean | number | string | Uint8Array | LakeValue[] | { [key: string]: LakeValue };
+
+export interface LakeRow {
+  /** 0-based index within the filtered set, in scan order. */
+  index: number;
+  values: Record<string, LakeValue>;
+}
+
+export interface LakePage {
+  numberMatched: number;
+  rows: LakeRow[];
+}
+
+export interface LakeChunk {
+  size: number;
+  /** One array per requested column, each `size` long. */
+  columns: Record<string, LakeValue[]>;
+}
+
+/** The collection has no parquet files under its prefix. */
+export class LakeNotFoundError extends Error {
+  override readonly name = 'LakeNotFoundError';
+}
+
+/** A request the lake cannot answer as asked (unknown column, unusable filter); `hint` says how to fix it. */
+export class LakeQueryError extends Error {
+  override readonly name = 'LakeQueryError';
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+  }
+}
