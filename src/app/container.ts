@@ -32,12 +32,6 @@ import { GeoTiffRasterReader } from '../adapters/rasters/geotiff-raster-reader.j
 import { RasterUrlZoneDataSource } from '../adapters/rasters/raster-url-zone-data-source.js';
 import type { RasterReader } from '../ports/raster-reader.js';
 import type { ZoneDataSource } from '../ports/zone-data-source.js';
-import { zoneDataRoutes } from '../adapters/http/routes/zone-data.js';
-import { ZONE_DATA_SERVICE, ZoneDataService } from './use-cases/zone-data-service.js';
-import { GeoTiffRasterReader } from '../adapters/rasters/geotiff-raster-reader.js';
-import { RasterUrlZoneDataSource } from '../adapters/rasters/raster-url-zone-data-source.js';
-import type { RasterReader } from '../ports/raster-reader.js';
-import type { ZoneDataSource } from '../ports/zone-data-source.js';
 import type { RouteModule } from '../adapters/http/route-module.js';
 import type { GridRegistry } from '../ports/grid-registry.js';
 import type { CollectionCatalog, FieldSource } from '../ports/collection-catalog.js';
@@ -95,15 +89,6 @@ export function buildContainer(config: Config, logger?: Logger): Container {
     };
     return new ZoneDataService(ctx.get<GridRegistry>(TOKENS.GridRegistry), ctx.get<CollectionCatalog>(TOKENS.CollectionCatalog), sources, rasters, config.limits);
   });
-  c.bind(TOKENS.RasterReader).toDynamicValue(() => new GeoTiffRasterReader(config.rasterFetch));
-  c.bind(ZONE_DATA_SERVICE).toDynamicValue((ctx) => {
-    const rasters = new RasterUrlZoneDataSource(ctx.get<RasterReader>(TOKENS.RasterReader));
-    // Zone-data sources by backing kind: adding a kind is one line here.
-    const sources: Partial<Record<BackingKind, ZoneDataSource>> = {
-      'raster-url': rasters,
-    };
-    return new ZoneDataService(ctx.get<GridRegistry>(TOKENS.GridRegistry), ctx.get<CollectionCatalog>(TOKENS.CollectionCatalog), sources, rasters, config.limits);
-  });
   return c;
 }
 
@@ -121,7 +106,6 @@ export function routeModules(c: Container, late: { conformance: () => string[]; 
     collectionRoutes(c.get<CollectionsService>(TOKENS.CollectionsService)),
     dggsRoutes(new ZonesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionsService>(TOKENS.CollectionsService), c.get<Config>(TOKENS.Config).limits.maxZonesPerPage)),
     itemRoutes(new ItemsService(c.get<CollectionCatalog>(TOKENS.CollectionCatalog), c.get<LakeReader>(TOKENS.LakeReader), c.get<Config>(TOKENS.Config).limits.itemsMaxLimit)),
-    zoneDataRoutes(c.get<ZoneDataService>(ZONE_DATA_SERVICE)),
     zoneDataRoutes(c.get<ZoneDataService>(ZONE_DATA_SERVICE)),
     conceptRoutes(c.get<ConceptStore>(TOKENS.ConceptStore), datastore),
     orderRoutes(orders),

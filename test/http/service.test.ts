@@ -88,7 +88,7 @@ describe('HTTP: service endpoints', function () {
       expect(res.status).to.equal(200);
       expect(body.openapi).to.equal('3.1.0');
       expect(body.info.version).to.equal('0.1.2');
-      const result = await new Validator().validate(withoutKeywordLikePropertyNames(body));
+      const result = await new Validator().validate(withoutKeywordLikePropertyNames(body) as Parameters<Validator["validate"]>[0]);
       expect(result.errors ?? [], String(JSON.stringify(result.errors)).slice(0, 2000)).to.deep.equal([]);
       expect(result.valid).to.equal(true);
       expect(body.components.securitySchemes.bearerAuth).to.deep.include({ type: 'http', scheme: 'bearer' });
@@ -98,17 +98,17 @@ describe('HTTP: service endpoints', function () {
     });
 
     it('every path it lists answers (not 404/405/500) with its example parameters', async () => {
-      const doc = (await json('/api/openapi.json')).body;
+      const doc = (await json("/api/openapi.json")).body as { paths: Record<string, Record<string, unknown>> };
       const collection = s.config.collections[0]!.id;
       const failures: string[] = [];
-      for (const [template, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
+      for (const [template, item] of Object.entries<Record<string, unknown>>(doc.paths as Record<string, Record<string, unknown>>)) {
         if (!('get' in item)) continue;
         const path = template
           .replace('{collection_id}', collection)
           .replace('{dggrs_id}', s.app.container.get<{ defaultGrid: { id: string } }>(Symbol.for('GridRegistry')).defaultGrid.id)
           .replace(/\{[^}]+\}/g, '0');
         const res = await s.get(path, { Authorization: `Bearer ${TOKEN}` });
-        if (res.status === 405 || res.status >= 500 || (res.status === 404 && (await res.clone().json()).message === 'Not found')) failures.push(`${path} -> ${res.status}`);
+        if (res.status === 405 || res.status >= 500 || (res.status === 404 && ((await res.clone().json()) as { message?: string }).message === "Not found")) failures.push(`${path} -> ${res.status}`);
       }
       expect(failures).to.deep.equal([]);
     });
@@ -218,7 +218,8 @@ describe('HTTP: service endpoints', function () {
       fetch(`${s.base}/orders`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
     it('refuses a missing, malformed or wrong bearer token with 401 on every route', async () => {
-      for (const headers of [{}, { Authorization: 'Bearer wrong' }, { Authorization: `Basic ${TOKEN}` }, { Authorization: `Bearer ${TOKEN}x` }]) {
+      const attempts: Record<string, string>[] = [{}, { Authorization: 'Bearer wrong' }, { Authorization: `Basic ${TOKEN}` }, { Authorization: `Bearer ${TOKEN}x` }];
+      for (const headers of attempts) {
         for (const path of ['/orders', '/orders/1', '/orders/1/jobs', '/orders/1/jobs/1']) {
           const res = await s.get(path, headers);
           expect(res.status, `${path} ${JSON.stringify(headers)}`).to.equal(401);
