@@ -231,7 +231,7 @@ describe('HTTP: service endpoints', function () {
 
     it('creates an order that spawns one job per zone, then reads order, jobs and job', async () => {
       const grid = s.app.container.get<{ defaultGrid: { id: string; zoneFromPoint(lon: number, lat: number, l: number): string } }>(Symbol.for('GridRegistry')).defaultGrid;
-      const zones = [grid.zoneFromPoint(10, 46, 3), grid.zoneFromPoint(11, 47, 3)];
+      const zones = [grid.zoneFromPoint(10, 46, 5), grid.zoneFromPoint(-70, -30, 5)];
       const created = await post({ title: 'Alps', collection: s.config.collections[1]!.id, zones, zone_depth: 1 });
       expect(created.status).to.equal(201);
       const order = await created.json();
