@@ -88,6 +88,19 @@ function firstSubZoneCentroid(z: I7HZone, depth: number, first: Pt, s: Pt): void
 }
 
 /**
+ * True when a whole scanline stays well inside one unit cell of a rhombus: the walker then reduces to
+ * start + i * step (bit for bit), so the per-zone walk can be skipped.
+ */
+function scanlineInsideCell(sc: Pt, ts: Pt, count: number): boolean {
+  const m = 1e-9;
+  const cx = Math.floor(sc.x), cy = Math.floor(sc.y);
+  if (cx < 0 || cx > 4 || cy - cx < 0 || cy - cx > 1) return false;
+  const ex = sc.x + (count - 1) * ts.x, ey = sc.y + (count - 1) * ts.y;
+  return sc.x > cx + m && sc.x < cx + 1 - m && sc.y > cy + m && sc.y < cy + 1 - m &&
+    ex > cx + m && ex < cx + 1 - m && ey > cy + m && ey < cy + 1 - m;
+}
+
+/**
  * Calls `emit(x, y)` with the 5x6 centroid of every sub-zone `depth` levels below, in DGGAL's order.
  */
 export function iterateSubZoneCentroids(z: I7HZone, depth: number, emit: (x: number, y: number) => void): void {
@@ -192,6 +205,10 @@ export function iterateSubZoneCentroids(z: I7HZone, depth: number, emit: (x: num
         }
       }
       move(first.x, first.y, sl * nsx - cStart * ts.x, sl * nsy - cStart * ts.y, 1, ts, true, sc);
+      if (!pgonRedir && scanlineInsideCell(sc, ts, zonesPerSL)) {
+        for (let i = 0; i < zonesPerSL; i++) emit(sc.x + i * ts.x, sc.y + i * ts.y);
+        continue;
+      }
       for (let i = 0; i < zonesPerSL; i++) {
         if (pgonRedir && i > h) {
           move(sc.x, sc.y, h * ts.x, h * ts.y, 1, null, true, cc);
@@ -269,6 +286,10 @@ export function iterateSubZoneCentroids(z: I7HZone, depth: number, emit: (x: num
       }
     } else move(first.x, first.y, sl * nsx - cStart * ts.x, sl * nsy - cStart * ts.y, 1, ts, true, sc);
 
+    if (!pgonRedir && scanlineInsideCell(sc, ts, zonesPerSL)) {
+      for (let i = 0; i < zonesPerSL; i++) emit(sc.x + i * ts.x, sc.y + i * ts.y);
+      continue;
+    }
     for (let i = 0; i < zonesPerSL; i++) {
       if (pgonRedir && i > Math.trunc(zonesPerSL / 2)) {
         const h = Math.trunc(zonesPerSL / 2);
