@@ -208,3 +208,27 @@ describe('url guard', () => {
     expect(await status('http://127.0.0.1/', { ...policy, allowPrivateNetworks: true })).to.equal(200);
   });
 });
+
+describe('zone data as GeoJSON', function () {
+  this.timeout(60_000);
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(async () => s.close());
+
+  it('answers f=geo+json with one RFC 7946 Feature per sub-zone', async () => {
+    const { rfc7946Problems } = await import('../../src/domain/geometry/rfc7946.js');
+    const res = await s.get(`${PATH}?f=geo%2Bjson&zone-depth=1`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/application\/geo\+json/);
+    const fc = await res.json();
+    expect(fc.type).to.equal('FeatureCollection');
+    expect(fc.features).to.have.length(7);
+    for (const f of fc.features) {
+      expect(f.type).to.equal('Feature');
+      expect(rfc7946Problems(f.geometry)).to.deep.equal([]);
+      expect(f.properties).to.have.keys('zone_id', 'depth', 'elevation');
+    }
+  });
+});
