@@ -22,6 +22,7 @@ import { conceptRoutes } from '../adapters/http/routes/concepts.js';
 import { orderRoutes } from '../adapters/http/routes/orders.js';
 import { itemRoutes } from '../adapters/http/routes/items.js';
 import { DuckDbLake } from '../adapters/lake/duckdb-lake.js';
+import { LakeZoneDataSource } from '../adapters/lake/lake-zone-data-source.js';
 import { ItemsService } from './use-cases/items-service.js';
 import type { LakeReader } from '../ports/lake-reader.js';
 import { dggsRoutes } from '../adapters/http/routes/dggs.js';
@@ -86,6 +87,7 @@ export function buildContainer(config: Config, logger?: Logger): Container {
     // Zone-data sources by backing kind: adding a kind is one line here.
     const sources: Partial<Record<BackingKind, ZoneDataSource>> = {
       'raster-url': rasters,
+      'parquet-lake': new LakeZoneDataSource(ctx.get<LakeReader>(TOKENS.LakeReader)),
     };
     return new ZoneDataService(ctx.get<GridRegistry>(TOKENS.GridRegistry), ctx.get<CollectionCatalog>(TOKENS.CollectionCatalog), sources, rasters, config.limits);
   });

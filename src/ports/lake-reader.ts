@@ -42,6 +42,7 @@ export interface LakePageRequest extends RowFilter {
   columns: string[];
 }
 
+/** For `scan`, `bbox` is an envelope prefilter only (exact for points): callers that bin rows by a point decide the rest. */
 export interface LakeScanRequest extends RowFilter {
   columns: string[];
 }

@@ -90,6 +90,9 @@ export class DuckDbLake implements LakeReader {
       const c = await db.connect();
       try {
         await c.run(`SET GLOBAL TimeZone = 'UTC'`); // TIMESTAMP columns compare as UTC (the translator relies on it)
+        // Geometry is read as WKB BLOB everywhere: files with and without GeoParquet metadata then
+        // share one schema (BLOB and GEOMETRY columns do not unify), and WKB is what we decode.
+        await c.run('SET GLOBAL enable_geoparquet_conversion = false');
         // Paths are the service's own (config root and mkdtemp), not request input.
         await c.run(`SET allowed_directories = [${sqlString(root + path.sep)}, ${sqlString(exportDir + path.sep)}]`);
         await c.run('SET enable_external_access = false');
@@ -142,7 +145,7 @@ export class DuckDbLake implements LakeReader {
     if (found.length === 0) throw new LakeNotFoundError(`no parquet files for ${collection.id}`);
     await this.refreshFileMeta(found);
     const types = await this.schema(found);
-    const geo = found.map((f) => this.fileMeta.get(f.absolute)?.geo).find((g) => g !== undefined);
+    const geo = consistentGeo(found.map((f) => this.fileMeta.get(f.absolute)?.geo));
     const backing = collection.backing.kind === 'parquet-lake' ? collection.backing : undefined;
     const names = new Set(types.map((t) => t.name));
     const geometryColumn = [backing?.geometryColumn, geo?.primary_column].find((g): g is string => !!g && names.has(g));
@@ -326,7 +329,11 @@ export class DuckDbLake implements LakeReader {
   async pageAsParquet(collection: Collection, req: LakePageRequest, geo: boolean): Promise<Uint8Array> {
     const d = await this.described(collection);
     const filter = this.filterOf(d, req);
-    const select = this.selectList(d, req.columns, geo ? 'geometry' : 'wkb');
+    const select = this.selectList(d, req.columns, 'wkb');
+    const g = d.dataset.geometryColumn;
+    // GeoParquet: WKB column plus the `geo` file metadata (written by us, as the engine's
+    // automatic metadata is tied to the GEOMETRY conversion we switch off).
+    const kv = geo && g && req.columns.includes(g) ? `, KV_METADATA {geo: ${sqlString(geoMetadataJson(g, d.geo))}}` : '';
     const { exportDir } = await this.start();
     const file = path.join(exportDir, `${randomUUID()}.parquet`);
     await this.withConnection(async (c) => {
@@ -341,7 +348,7 @@ export class DuckDbLake implements LakeReader {
       const table = `page_${randomUUID().replaceAll('-', '')}`;
       await c.run(`CREATE TEMP TABLE ${table} AS ${page.sql}`, page.params);
       try {
-        await c.run(`COPY (SELECT ${cols} FROM ${table} ORDER BY __part, __row) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`);
+        await c.run(`COPY (SELECT ${cols} FROM ${table} ORDER BY __part, __row) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd${kv})`);
       } finally {
         await c.run(`DROP TABLE IF EXISTS ${table}`);
       }
@@ -411,4 +418,30 @@ export class DuckDbLake implements LakeReader {
     const polys = boxes.map(([x0, x1]) => `st_intersects_extent(${geom}, CAST(${p.add(`POLYGON((${x0} ${s}, ${x1} ${s}, ${x1} ${n}, ${x0} ${n}, ${x0} ${s}))`)} AS GEOMETRY))`);
     return `(${polys.join(' OR ')})`;
   }
+}
+
+const GEOMETRY_TYPES = /^(Point|LineString|Polygon|MultiPoint|MultiLineString|MultiPolygon|GeometryCollection)( Z)?$/;
+
+/** GeoParquet 1.1 metadata for a page: WKB, CRS84 (the default when `crs` is absent), the source's geometry types. */
+export function geoMetadataJson(column: string, source: GeoMetadata | undefined): string {
+  const types = (source?.columns?.[column]?.geometry_types ?? []).filter((t) => GEOMETRY_TYPES.test(t));
+  return JSON.stringify({ version: '1.1.0', primary_column: column, columns: { [column]: { encoding: 'WKB', geometry_types: types } } });
+}
+
+/**
+ * The lake's GeoParquet metadata: the first file's, with the bbox covering kept only when every
+ * file declares it (a file without the covering column reads NULL there, and a covering filter
+ * would silently drop its rows).
+ */
+function consistentGeo(all: (GeoMetadata | undefined)[]): GeoMetadata | undefined {
+  const first = all.find((g) => g !== undefined);
+  if (!first?.columns) return first;
+  const columns: NonNullable<GeoMetadata['columns']> = {};
+  for (const [name, col] of Object.entries(first.columns)) {
+    const same = JSON.stringify(col.covering?.bbox);
+    const everywhere = col.covering?.bbox && all.every((g) => JSON.stringify(g?.columns?.[name]?.covering?.bbox) === same);
+    const { covering: _dropped, ...rest } = col;
+    columns[name] = everywhere ? col : rest;
+  }
+  return { ...first, columns };
 }
