@@ -1,0 +1,3 @@
+export * from './stac-item.js';
+export * from './coverage.js';
+export * from './select-items.js';
