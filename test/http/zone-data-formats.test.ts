@@ -106,4 +106,29 @@ describe('zone data as HTML, Parquet and GeoParquet; zone info statistics', func
     expect(bytes[0]).to.equal(1); // little-endian
     expect(new DataView(bytes.buffer, bytes.byteOffset).getUint32(1, true)).to.be.oneOf([3, 6]); // Polygon / MultiPolygon
   });
+
+  it('zone info of a raster collection carries statistics of each field', async () => {
+    const res = await s.get(`/collections/demo-elevation/dggs/IVEA7H/zones/${ZONE}`);
+    expect(res.status).to.equal(200);
+    const body = (await res.json()) as { statistics?: Record<string, { average: number; minimum: number; maximum: number; stdDev: number | null }> };
+    const e = body.statistics?.elevation;
+    expect(e, JSON.stringify(body.statistics)).to.be.an('object');
+    for (const v of [e!.average, e!.minimum, e!.maximum]) expect(Number.isFinite(v)).to.equal(true);
+    expect(e!.minimum).to.be.at.most(e!.average);
+    expect(e!.average).to.be.at.most(e!.maximum);
+    if (e!.stdDev !== null) expect(e!.stdDev).to.be.at.least(0);
+  });
+
+  it('zone info of a collection without zone data still answers 200, without statistics', async () => {
+    const res = await s.get(`/collections/demo-ndvi/dggs/IVEA7H/zones/${ZONE}`);
+    expect(res.status).to.equal(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body.id).to.equal(ZONE);
+    expect(body).to.not.have.property('statistics');
+  });
+
+  it('bare zone info has no statistics', async () => {
+    const body = (await (await s.get(`/dggs/IVEA7H/zones/${ZONE}`)).json()) as Record<string, unknown>;
+    expect(body).to.not.have.property('statistics');
+  });
 });

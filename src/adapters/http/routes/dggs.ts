@@ -15,6 +15,10 @@ import type { RouteModule } from '../route-module.js';
 import { MAX_ZONES_PER_QUERY, type ZoneListPage, type ZonesService } from '../../../app/use-cases/zones-service.js';
 import type { Dggrs } from '../../../domain/dggrs/dggrs.js';
 import type { Collection } from '../../../domain/collection.js';
+import type { ZoneDataService } from '../../../app/use-cases/zone-data-service.js';
+
+/** Zone info of a collection carries per-field statistics when its backing serves zone data. */
+type ZoneStatistics = Pick<ZoneDataService, 'zoneStatistics'>;
 
 /**
  * Grid and zone routes, each in a bare (`/dggs/...`) and a collection-scoped
@@ -167,7 +171,7 @@ function sourceLink(links: Links, c: Collection, bbox: number[]): Link | undefin
   }
 }
 
-export function dggsRoutes(service: ZonesService): RouteModule {
+export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics): RouteModule {
   const forms: { scoped: boolean }[] = [{ scoped: false }, { scoped: true }];
   const routes: AnyRoute[] = [];
 
@@ -312,7 +316,7 @@ export function dggsRoutes(service: ZonesService): RouteModule {
         formats: ZONE_FORMATS,
         invalidStatus: 422,
         responses: responses({ description: 'The zone', schema: ZoneIdResponse, formats: ['json', 'html'] }, [404, 406, 422]),
-        handler: async ({ params, query, links, format }) => zoneInfo(service, scopeOf(params as { collection_id?: string }), params.dggrs_id, params.zone_id, query['refined-geometry'] ?? true, links, format),
+        handler: async ({ params, query, links, format }) => zoneInfo(service, scopeOf(params as { collection_id?: string }), params.dggrs_id, params.zone_id, query['refined-geometry'] ?? true, links, format, stats),
       }),
     );
   }
@@ -328,7 +332,7 @@ export function dggsRoutes(service: ZonesService): RouteModule {
   };
 }
 
-function zoneInfo(service: ZonesService, scope: Scope, gridId: string, zoneId: string, refined: boolean, links: Links, format: Format): Reply {
+async function zoneInfo(service: ZonesService, scope: Scope, gridId: string, zoneId: string, refined: boolean, links: Links, format: Format, stats?: ZoneStatistics): Promise<Reply> {
   const grid = service.grid(gridId);
   const d = service.describe(grid, zoneId);
   const gpath = gridPath(scope, grid);
@@ -361,6 +365,7 @@ function zoneInfo(service: ZonesService, scope: Scope, gridId: string, zoneId: s
     bbox: d.bbox,
     geometry,
     areaMetersSquare: d.areaMetersSquare,
+    ...(await statisticsOf(stats, scope, grid.id, d.id)),
     links: list,
   };
   if (format === 'geojson') {
@@ -396,6 +401,20 @@ function zoneInfo(service: ZonesService, scope: Scope, gridId: string, zoneId: s
     });
   }
   return json(body);
+}
+
+/**
+ * `statistics` for a collection's zone, or nothing: backings without zone data (and any failure
+ * to read the source) leave it out rather than fail the zone info, which stands on the grid alone.
+ */
+async function statisticsOf(stats: ZoneStatistics | undefined, scope: Scope, gridId: string, zoneId: string) {
+  if (!stats || !scope.collection) return {};
+  try {
+    const statistics = await stats.zoneStatistics(scope.collection.id, gridId, zoneId);
+    return Object.keys(statistics).length ? { statistics } : {};
+  } catch {
+    return {};
+  }
 }
 
 function zoneListHtml(links: Links, scope: Scope, page: ZoneListPage, linkList: Link[], area: number, query: Record<string, unknown>): Reply {
