@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GeoTiffRasterReader } from '../../src/adapters/rasters/geotiff-raster-reader.js';
+import { PmtilesRasterReader } from '../../src/adapters/rasters/pmtiles-raster-reader.js';
+import { writeLinearFieldPmtiles } from '../support/pmtiles-writer.js';
 import type { FetchPolicy } from '../../src/adapters/rasters/url-guard.js';
 import { REPO_ROOT } from '../support/test-server.js';
 import { linearField, rasterReaderContract } from './raster-reader.contract.js';
@@ -29,6 +31,26 @@ rasterReaderContract('GeoTiffRasterReader (linear-4326.tif)', async () => {
     isGeographic: true,
     bandCount: 2,
     tolerance: 1e-3, // float32 around 1000
+    invalidHref: invalid,
+    missingHref: missing,
+  };
+});
+
+rasterReaderContract('PmtilesRasterReader (terrarium PNG tiles, zooms 5..8)', async () => {
+  const { invalid, missing } = garbage('pmtiles');
+  const dir = mkdtempSync(path.join(tmpdir(), 'pmtiles-contract-'));
+  // No `encoding` in the metadata: the configured encoding is what decodes the tiles.
+  const href = writeLinearFieldPmtiles(dir, { metadata: { name: 'linear field' } });
+  return {
+    reader: new PmtilesRasterReader(POLICY, { cwd: REPO_ROOT, encodingFor: (h) => (h === href ? 'terrarium' : undefined) }),
+    href,
+    field: linearField,
+    dataBounds: [10, 45, 11, 46],
+    boundsTolerance: 1e-6, // the header stores bounds in 1e-7 degrees
+    crs: /\+proj=merc/,
+    isGeographic: false,
+    bandCount: 1,
+    tolerance: 1 / 256, // terrarium quantum
     invalidHref: invalid,
     missingHref: missing,
   };

@@ -1,0 +1,324 @@
+import { open as openFile, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import * as zlib from 'node:zlib';
+import { Compression, PMTiles, TileType, type Header, type RangeResponse, type Source } from 'pmtiles';
+import type { BBox } from '../../domain/dggrs/dggrs.js';
+import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowRequest } from '../../ports/raster-reader.js';
+import { AppError, BadRequestError } from '../../app/errors.js';
+import { ByteBudget, guardedGet } from './guarded-http.js';
+import { checkUrl, type FetchPolicy } from './url-guard.js';
+import { decodePng } from './png-decoder.js';
+import { decodeValues, parseValueEncoding, VALUE_ENCODINGS, type ValueEncoding } from './pmtiles-value-encoding.js';
+
+export { VALUE_ENCODINGS, type ValueEncoding } from './pmtiles-value-encoding.js';
+
+/** EPSG:3857 as proj4 states it; tiles are Web Mercator XYZ whatever the archive says. */
+const WEB_MERCATOR = '+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +wktext +no_defs';
+const MAX_LAT = 85.0511287798066;
+const OPEN_CACHE = 16;
+/** Decoded tiles kept per open archive (256x256 float32 = 256 KiB each). */
+const TILE_CACHE = 64;
+/** A window needing more tiles than this asked for the wrong zoom; refuse rather than stall. */
+const MAX_TILES_PER_WINDOW = 1024;
+const FETCH_CONCURRENCY = 8;
+
+export interface PmtilesReaderOptions {
+  /** Value encoding configured for an archive (the collection's `valueEncoding`); undefined: use the archive's metadata. */
+  encodingFor?: (href: string) => ValueEncoding | undefined;
+  cwd?: string;
+}
+
+/**
+ * The raster-reader adapter for raster PMTiles v3 archives of value-encoded PNG tiles
+ * (terrarium, mapbox-terrain-rgb or gray). Zoom levels play the part of overviews: the max zoom
+ * is "full resolution", overview n is zoom max - n. Pixel coordinates of a window are global
+ * Web Mercator pixels at the chosen zoom.
+ */
+export class PmtilesRasterReader implements RasterReader {
+  private readonly open_ = new Map<string, Promise<PmtilesDataset>>();
+  private readonly cwd: string;
+
+  constructor(private readonly untrusted: FetchPolicy, private readonly options: PmtilesReaderOptions = {}) {
+    this.cwd = options.cwd ?? process.cwd();
+  }
+
+  async open(href: string, access: { trusted: boolean }): Promise<RasterDataset> {
+    if (!access.trusted) return this.load(href, this.untrusted, false);
+    let p = this.open_.get(href);
+    if (!p) {
+      p = this.load(href, TRUSTED_POLICY, true);
+      this.open_.set(href, p);
+      p.catch(() => this.open_.delete(href));
+      if (this.open_.size > OPEN_CACHE) this.open_.delete(this.open_.keys().next().value!);
+    }
+    return p;
+  }
+
+  private async load(href: string, policy: FetchPolicy, trusted: boolean): Promise<PmtilesDataset> {
+    const isUrl = /^[a-z][a-z0-9+.-]*:/i.test(href) && !/^[a-z]:[\\/]/i.test(href);
+    let source: Source & { close?: () => Promise<void> };
+    try {
+      if (!isUrl) {
+        if (!trusted) throw new BadRequestError('Invalid raster URL', 'cog-url must be an absolute http(s) URL.');
+        source = new LocalFileSource(path.resolve(this.cwd, href));
+      } else if (href.toLowerCase().startsWith('file:')) {
+        if (!trusted) await checkUrl(href, policy); // refuses unless the policy allows file:
+        source = new LocalFileSource(fileURLToPath(href));
+      } else {
+        await checkUrl(href, policy); // refuse before any byte is fetched
+        source = new GuardedSource(href, policy, new ByteBudget(policy.maxBytes));
+      }
+      return await PmtilesDataset.create(href, source, this.options.encodingFor?.(href));
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new BadRequestError('Raster could not be read', `${trusted ? 'The collection raster' : 'cog-url'} is not a readable PMTiles archive: ${(err as Error).message}`);
+    }
+  }
+}
+
+const TRUSTED_POLICY: FetchPolicy = {
+  allowedSchemes: ['http', 'https', 'file'],
+  allowedHosts: [],
+  allowPrivateNetworks: true,
+  maxBytes: Number.MAX_SAFE_INTEGER,
+  timeoutMs: 60_000,
+  maxRedirects: 5,
+};
+
+/** Range reads of a local file; the descriptor reopens if the dataset was closed while still cached. */
+class LocalFileSource implements Source {
+  private handle?: Promise<FileHandle>;
+  constructor(private readonly file: string) {}
+  getKey(): string {
+    return this.file;
+  }
+  async getBytes(offset: number, length: number): Promise<RangeResponse> {
+    this.handle ??= openFile(this.file, 'r');
+    const fh = await this.handle;
+    const buf = new Uint8Array(length);
+    const { bytesRead } = await fh.read(buf, 0, length, offset);
+    return { data: buf.buffer.slice(0, bytesRead) };
+  }
+  async close(): Promise<void> {
+    const h = this.handle;
+    this.handle = undefined;
+    await (await h?.catch(() => undefined))?.close();
+  }
+}
+
+/** Range reads over http(s), every hop through the fetch policy, all reads of one archive sharing one byte budget. */
+class GuardedSource implements Source {
+  constructor(private readonly url: string, private readonly policy: FetchPolicy, private readonly budget: ByteBudget) {}
+  getKey(): string {
+    return this.url;
+  }
+  async getBytes(offset: number, length: number, signal?: AbortSignal): Promise<RangeResponse> {
+    const res = await guardedGet(this.url, this.policy, { headers: { range: `bytes=${offset}-${offset + length - 1}` }, budget: this.budget, ...(signal ? { signal } : {}) });
+    if (res.status >= 400) throw new BadRequestError('Raster could not be read', `The raster host answered HTTP ${res.status}.`);
+    // A server that ignores Range sends the whole file (200): take the asked part of it.
+    const body = res.status === 206 ? res.body : res.body.subarray(offset, offset + length);
+    return { data: body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer, ...(res.headers.etag ? { etag: res.headers.etag } : {}) };
+  }
+}
+
+/** Directory / metadata / tile decompression with node:zlib (the package's default relies on browser streams). */
+async function decompress(buf: ArrayBuffer, compression: Compression): Promise<ArrayBuffer> {
+  const bytes = new Uint8Array(buf);
+  let out: Uint8Array;
+  switch (compression) {
+    case Compression.None:
+    case Compression.Unknown:
+      return buf;
+    case Compression.Gzip:
+      out = gunzipSync(bytes);
+      break;
+    case Compression.Brotli:
+      out = brotliDecompressSync(bytes);
+      break;
+    case Compression.Zstd: {
+      const zstd = (zlib as unknown as { zstdDecompressSync?: (b: Uint8Array) => Uint8Array }).zstdDecompressSync;
+      if (!zstd) throw new Error('zstd compression needs a Node.js with zlib zstd support');
+      out = zstd(bytes);
+      break;
+    }
+    default:
+      throw new Error(`unknown compression ${compression as number}`);
+  }
+  return out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength) as ArrayBuffer;
+}
+
+/** Web Mercator pixel maths at a zoom with square tiles of `tileSize` pixels. */
+const worldPixels = (tileSize: number, z: number) => tileSize * 2 ** z;
+const clampLat = (lat: number) => Math.max(-MAX_LAT, Math.min(MAX_LAT, lat));
+function mercToPixel(lon: number, lat: number, world: number): [number, number] {
+  const r = (clampLat(lat) * Math.PI) / 180;
+  return [((lon + 180) / 360) * world, ((1 - Math.log(Math.tan(Math.PI / 4 + r / 2)) / Math.PI) / 2) * world];
+}
+function pixelToMerc(x: number, y: number, world: number): [number, number] {
+  return [(x / world) * 360 - 180, (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / world))) * 180) / Math.PI];
+}
+/**
+ * Side in degrees of the square of equal area to a pixel at a latitude, as the GeoTIFF adapter
+ * measures projected pixels: a Mercator pixel spans d degrees of longitude and d*cos(lat) of latitude.
+ */
+const pixelDegrees = (world: number, lat: number) => (360 / world) * Math.sqrt(Math.cos((clampLat(lat) * Math.PI) / 180));
+
+interface Tile {
+  values: Float32Array;
+}
+
+class PmtilesDataset implements RasterDataset {
+  private readonly tiles = new Map<string, Promise<Tile | undefined>>();
+
+  private constructor(
+    readonly info: RasterInfo,
+    private readonly archive: PMTiles,
+    private readonly source: Source & { close?: () => Promise<void> },
+    private readonly header: Header,
+    private readonly tileSize: number,
+    private readonly encoding: ValueEncoding,
+  ) {}
+
+  static async create(href: string, source: Source & { close?: () => Promise<void> }, configured: ValueEncoding | undefined): Promise<PmtilesDataset> {
+    const archive = new PMTiles(source, undefined, decompress);
+    const header = await archive.getHeader();
+    if (header.specVersion !== 3) throw new Error(`PMTiles spec version ${header.specVersion} is not supported (v3 is)`);
+    if (header.tileType !== TileType.Png) {
+      const name = TileType[header.tileType] ?? String(header.tileType);
+      throw new BadRequestError('Raster tile format not supported', header.tileType === TileType.Webp
+        ? 'The PMTiles archive holds WebP tiles; no WebP decoder is installed, so only PNG tiles (terrarium, mapbox-terrain-rgb or gray) are read.'
+        : `The PMTiles archive holds ${name} tiles; only value-encoded PNG raster tiles are read.`);
+    }
+    if (header.minZoom > header.maxZoom) throw new Error('header zoom range is empty');
+    const metadata = (await archive.getMetadata().catch(() => ({}))) as Record<string, unknown> | undefined;
+    const encoding = configured ?? parseValueEncoding(metadata?.encoding);
+    if (!encoding) {
+      throw new BadRequestError('Raster value encoding unknown', `The PMTiles archive does not say how its colours encode values; set the collection's valueEncoding to one of ${VALUE_ENCODINGS.join(', ')}.`);
+    }
+    const tileSize = await probeTileSize(archive, header, metadata);
+    const bbox: BBox = [header.minLon, clampLat(header.minLat), header.maxLon, clampLat(header.maxLat)];
+    const world = worldPixels(tileSize, header.maxZoom);
+    const [x0, y0] = mercToPixel(bbox[0], bbox[3], world), [x1, y1] = mercToPixel(bbox[2], bbox[1], world);
+    const info: RasterInfo = {
+      href,
+      // The data's extent in full-resolution pixels (window pixel coordinates are global ones).
+      width: Math.max(1, Math.ceil(x1) - Math.floor(x0)),
+      height: Math.max(1, Math.ceil(y1) - Math.floor(y0)),
+      bandCount: 1,
+      crs: WEB_MERCATOR,
+      isGeographic: false,
+      bboxLonLat: bbox,
+      pixelSizeDegrees: pixelDegrees(world, (bbox[1] + bbox[3]) / 2),
+      dataType: encoding === 'gray' ? 'uint8' : 'float32',
+      overviewCount: header.maxZoom - header.minZoom,
+    };
+    return new PmtilesDataset(info, archive, source, header, tileSize, encoding);
+  }
+
+  async readWindow(req: WindowRequest): Promise<RasterWindow> {
+    for (const b of req.bands) {
+      if (b !== 1) throw new BadRequestError('Unknown band', `The raster has bands 1..1; band ${b} does not exist.`);
+    }
+    const [w, s, e, n] = req.bbox;
+    const midLat = (s + n) / 2;
+    // Coarsest zoom still fine enough, like the coarsest sufficient overview; max zoom if none is.
+    let z = this.header.maxZoom;
+    for (let zz = this.header.maxZoom; zz >= this.header.minZoom; zz--) {
+      if (pixelDegrees(worldPixels(this.tileSize, zz), midLat) <= req.maxPixelSizeDegrees * (1 + 1e-9)) z = zz;
+    }
+    const world = worldPixels(this.tileSize, z);
+    const toPixel = (lon: number, lat: number) => mercToPixel(lon, lat, world);
+    const toLonLat = (x: number, y: number) => pixelToMerc(x, y, world);
+    // Only the part of the request inside the archive's bounds has tiles.
+    const [bw, bs, be, bn] = this.info.bboxLonLat;
+    const cw = Math.max(w, bw), cs = Math.max(s, bs), ce = Math.min(e, be), cn = Math.min(n, bn);
+    let c0 = 0, r0 = 0, c1 = 0, r1 = 0;
+    if (cw < ce && cs < cn) {
+      const [px0, py0] = toPixel(cw, cn), [px1, py1] = toPixel(ce, cs);
+      c0 = Math.max(0, Math.floor(px0));
+      r0 = Math.max(0, Math.floor(py0));
+      c1 = Math.min(world, Math.ceil(px1));
+      r1 = Math.min(world, Math.ceil(py1));
+    }
+    const T = this.tileSize;
+    const got = new Map<string, Float32Array>();
+    if (c1 > c0 && r1 > r0) {
+      const keys: [number, number][] = [];
+      for (let ty = Math.floor(r0 / T); ty <= Math.floor((r1 - 1) / T); ty++) for (let tx = Math.floor(c0 / T); tx <= Math.floor((c1 - 1) / T); tx++) keys.push([tx, ty]);
+      if (keys.length > MAX_TILES_PER_WINDOW) throw new AppError(413, 'Raster read exceeds the size limit', `The window needs ${keys.length} tiles at zoom ${z}; ask for a smaller zone or a shallower zone-depth.`);
+      for (let i = 0; i < keys.length; i += FETCH_CONCURRENCY) {
+        await Promise.all(keys.slice(i, i + FETCH_CONCURRENCY).map(async ([tx, ty]) => {
+          const t = await this.tile(z, tx, ty);
+          if (t) got.set(`${tx}/${ty}`, t.values);
+        }));
+      }
+    }
+    const noData = req.noData;
+    return {
+      width: world,
+      height: world,
+      bandCount: req.bands.length,
+      overview: this.header.maxZoom - z,
+      pixelSizeDegrees: pixelDegrees(world, midLat),
+      toPixel,
+      toLonLat,
+      value(_band, col, row) {
+        if (col < c0 || row < r0 || col >= c1 || row >= r1) return NaN;
+        const t = got.get(`${Math.floor(col / T)}/${Math.floor(row / T)}`);
+        if (!t) return NaN;
+        const v = t[(row % T) * T + (col % T)]!;
+        return v === noData ? NaN : v;
+      },
+    };
+  }
+
+  /** A decoded tile (NaN where transparent), undefined where the archive has none. */
+  private tile(z: number, x: number, y: number): Promise<Tile | undefined> {
+    const key = `${z}/${x}/${y}`;
+    let p = this.tiles.get(key);
+    if (p) {
+      this.tiles.delete(key); // re-insert: most recently used last
+    } else {
+      p = this.fetchTile(z, x, y);
+      p.catch(() => this.tiles.delete(key));
+    }
+    this.tiles.set(key, p);
+    if (this.tiles.size > TILE_CACHE) this.tiles.delete(this.tiles.keys().next().value!);
+    return p;
+  }
+
+  private async fetchTile(z: number, x: number, y: number): Promise<Tile | undefined> {
+    const res = await this.archive.getZxy(z, x, y);
+    if (!res) return undefined;
+    try {
+      const bytes = new Uint8Array(await decompress(res.data, this.header.tileCompression));
+      const img = decodePng(bytes);
+      if (img.width !== this.tileSize || img.height !== this.tileSize) throw new Error(`tile is ${img.width}x${img.height}, others are ${this.tileSize}x${this.tileSize}`);
+      return { values: decodeValues(img.rgba, this.encoding) };
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new BadRequestError('Raster could not be read', `Tile ${z}/${x}/${y} of ${this.info.href} could not be decoded: ${(err as Error).message}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.tiles.clear();
+    await this.source.close?.();
+  }
+}
+
+/** Tile size: the metadata's `tileSize` if stated, else the size of one real tile, else the usual 256. */
+async function probeTileSize(archive: PMTiles, header: Header, metadata: Record<string, unknown> | undefined): Promise<number> {
+  const stated = Number(metadata?.tileSize);
+  if (Number.isInteger(stated) && stated > 0) return stated;
+  const z = header.minZoom;
+  const [x, y] = mercToPixel((header.minLon + header.maxLon) / 2, (clampLat(header.minLat) + clampLat(header.maxLat)) / 2, 2 ** z).map(Math.floor) as [number, number];
+  const res = await archive.getZxy(z, x, y);
+  if (!res) return 256;
+  const png = new Uint8Array(await decompress(res.data, header.tileCompression));
+  // IHDR width sits right after the 8-byte signature and the chunk's length and type.
+  if (png.length >= 24) return new DataView(png.buffer, png.byteOffset).getUint32(16);
+  return 256;
+}
