@@ -1,0 +1,80 @@
+/**
+ * Zone data over HTTP beside the raster read it needs: the demo COG (collection demo-elevation),
+ * a level-4 IVEA7H zone over the Alps, at the default depth and one deeper. The HTTP figure is a
+ * real request on a booted server (config/default.json, throwaway SQLite); the reference is
+ * RasterReader.readWindow for the same box and overview, through the same reader instance the
+ * server uses, so the ratio shows what planning, zonal statistics and encoding add to the I/O.
+ * Run: sh scripts/node.sh --import tsx bench/run.ts zone-data
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { loadConfig } from '../src/app/config/load-config.js';
+import { createApp } from '../src/app/container.js';
+import { TOKENS } from '../src/app/tokens.js';
+import { planSampling, DEFAULT_SAMPLING_FACTOR } from '../src/domain/aggregation/index.js';
+import type { RasterReader } from '../src/ports/raster-reader.js';
+import type { GridRegistry } from '../src/ports/grid-registry.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const COLLECTION = 'demo-elevation';
+const RASTER = 'data/demo/rasters/elevation.tif';
+const GRID = 'IVEA7H';
+/** Level-4 zone around 10.5E 46N (about 21,000 km², well inside the raster). */
+const LON = 10.5, LAT = 46, LEVEL = 4;
+const RUNS = 25;
+
+async function median(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  await fn(); // warm-up: header read, block cache, JIT
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+export async function run(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dggs-bench-'));
+  const cwd = process.cwd();
+  process.chdir(ROOT); // the demo raster path in config is relative to the working directory
+  const config = loadConfig(
+    { DGGS_CONFIG: path.join(ROOT, 'config/default.json') },
+    { server: { host: '127.0.0.1', port: 0, logLevel: 'silent' }, datastore: { kind: 'sqlite', file: path.join(dir, 'bench.sqlite'), autoInitialize: true } },
+  );
+  const app = await createApp(config, pino({ level: 'silent' }));
+  try {
+    const port = await app.listen();
+    const reader = app.container.get<RasterReader>(TOKENS.RasterReader);
+    const grid = app.container.get<GridRegistry>(TOKENS.GridRegistry).get(GRID)!;
+    const zone = grid.zoneFromPoint(LON, LAT, LEVEL);
+    const ds = await reader.open(RASTER, { trusted: true });
+    console.log(`zone ${zone} (level ${LEVEL}) of ${GRID}, ${COLLECTION}; median of ${RUNS} runs`);
+    console.log('depth  sub-zones  pixels      http ms   raster-read ms  ratio');
+    for (const depth of [grid.defaultDepth, grid.defaultDepth + 1]) {
+      const url = `http://127.0.0.1:${port}/collections/${COLLECTION}/dggs/${GRID}/zones/${encodeURIComponent(zone)}/data?zone-depth=${depth}`;
+      const http = await median(RUNS, async () => {
+        const res = await fetch(url);
+        if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+        await res.arrayBuffer();
+      });
+      // The same window the raster-url source reads: the plan's box at the plan's sample spacing.
+      const plan = planSampling(grid, zone, [depth], DEFAULT_SAMPLING_FACTOR);
+      let pixels = 0;
+      const read = await median(RUNS, async () => {
+        const w = await ds.readWindow({ bbox: plan.extent, maxPixelSizeDegrees: plan.spacingDegrees, bands: [1], noData: -9999 });
+        pixels = w.width * w.height;
+      });
+      console.log(
+        `${String(depth).padStart(5)}  ${String(plan.deepestCount).padStart(9)}  ${String(pixels).padStart(9)}  ${http.toFixed(2).padStart(8)}  ${read.toFixed(2).padStart(14)}  ${(http / read).toFixed(2).padStart(5)}x`,
+      );
+    }
+  } finally {
+    await app.close();
+    process.chdir(cwd);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
