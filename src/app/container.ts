@@ -30,7 +30,12 @@ import { ZonesService } from './use-cases/zones-service.js';
 import { zoneDataRoutes } from '../adapters/http/routes/zone-data.js';
 import { ZONE_DATA_SERVICE, ZoneDataService } from './use-cases/zone-data-service.js';
 import { GeoTiffRasterReader } from '../adapters/rasters/geotiff-raster-reader.js';
+import { PmtilesRasterReader } from '../adapters/rasters/pmtiles-raster-reader.js';
+import { FormatDispatchingRasterReader } from '../adapters/rasters/format-dispatching-raster-reader.js';
 import { RasterUrlZoneDataSource } from '../adapters/rasters/raster-url-zone-data-source.js';
+import { collectionRasterFields, rasterZoneData } from '../adapters/rasters/raster-zone-data.js';
+import { StaticStacCatalog } from '../adapters/stac/static-stac-catalog.js';
+import { StacZoneDataSource } from './stac-zone-data-source.js';
 import type { RasterReader } from '../ports/raster-reader.js';
 import type { ZoneDataSource } from '../ports/zone-data-source.js';
 import type { RouteModule } from '../adapters/http/route-module.js';
@@ -81,12 +86,18 @@ export function buildContainer(config: Config, logger?: Logger): Container {
   c.bind(TOKENS.CollectionsService).toDynamicValue(
     (ctx) => new CollectionsService(ctx.get<CollectionCatalog>(TOKENS.CollectionCatalog), ctx.get(TOKENS.FieldSources)),
   );
-  c.bind(TOKENS.RasterReader).toDynamicValue(() => new GeoTiffRasterReader(config.rasterFetch));
+  c.bind(TOKENS.RasterReader).toDynamicValue(() => {
+    // raster-url collections name their format and PMTiles value encoding in config; the readers look them up by url.
+    const rasterUrls = new Map(config.collections.flatMap((col) => (col.backing.kind === 'raster-url' ? [[col.backing.url, col.backing] as const] : [])));
+    const pmtiles = new PmtilesRasterReader(config.rasterFetch, { encodingFor: (href) => rasterUrls.get(href)?.valueEncoding });
+    return new FormatDispatchingRasterReader({ geotiff: new GeoTiffRasterReader(config.rasterFetch), pmtiles }, (href) => rasterUrls.get(href)?.rasterFormat);
+  });
   c.bind(ZONE_DATA_SERVICE).toDynamicValue((ctx) => {
     const rasters = new RasterUrlZoneDataSource(ctx.get<RasterReader>(TOKENS.RasterReader));
     // Zone-data sources by backing kind: adding a kind is one line here.
     const sources: Partial<Record<BackingKind, ZoneDataSource>> = {
       'raster-url': rasters,
+      stac: new StacZoneDataSource((href) => new StaticStacCatalog(href), ctx.get<RasterReader>(TOKENS.RasterReader), { collectionRasterFields, rasterZoneData }),
       'parquet-lake': new LakeZoneDataSource(ctx.get<LakeReader>(TOKENS.LakeReader)),
     };
     return new ZoneDataService(ctx.get<GridRegistry>(TOKENS.GridRegistry), ctx.get<CollectionCatalog>(TOKENS.CollectionCatalog), sources, rasters, config.limits);

@@ -28,9 +28,12 @@ export interface RasterDefaults {
   fields?: Record<string, FieldMeta>;
 }
 
+/** How value-encoded raster tiles (PMTiles PNG) turn colours into numbers. */
+export type RasterValueEncoding = 'terrarium' | 'mapbox-terrain-rgb' | 'gray';
+
 export type Backing =
   | { kind: 'parquet-lake'; geometryColumn: string; datetimeColumn?: string }
-  | ({ kind: 'raster-url'; url: string } & RasterDefaults)
+  | ({ kind: 'raster-url'; url: string; rasterFormat?: 'geotiff' | 'pmtiles'; valueEncoding?: RasterValueEncoding } & RasterDefaults)
   | ({
       kind: 'stac';
       catalog: string;

@@ -36,7 +36,15 @@ export const backingSchema = z.discriminatedUnion('kind', [
     geometryColumn: z.string().default('geometry'),
     datetimeColumn: z.string().optional(),
   }),
-  z.object({ kind: z.literal('raster-url'), url: z.string().min(1), ...rasterDefaults }),
+  z.object({
+    kind: z.literal('raster-url'),
+    url: z.string().min(1),
+    /** Reader to use; by default the url's extension decides (`.pmtiles`: PMTiles, else GeoTIFF). */
+    rasterFormat: z.enum(['geotiff', 'pmtiles']).optional(),
+    /** How PMTiles PNG colours encode values; default: the archive metadata's `encoding`. */
+    valueEncoding: z.enum(['terrarium', 'mapbox-terrain-rgb', 'gray']).optional(),
+    ...rasterDefaults,
+  }),
   z.object({
     kind: z.literal('stac'),
     catalog: z.string().min(1),
