@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { REPO_ROOT, startTestServer, type TestServer } from '../support/test-server.js';
 
 /** A level-4 IVEA7H zone over the Alps, inside the demo raster. */
 const ZONE = 'E4-120-A';
@@ -120,11 +120,21 @@ describe('zone data as HTML, Parquet and GeoParquet; zone info statistics', func
   });
 
   it('zone info of a collection without zone data still answers 200, without statistics', async () => {
-    const res = await s.get(`/collections/demo-ndvi/dggs/IVEA7H/zones/${ZONE}`);
-    expect(res.status).to.equal(200);
-    const body = (await res.json()) as Record<string, unknown>;
-    expect(body.id).to.equal(ZONE);
-    expect(body).to.not.have.property('statistics');
+    // An ogc-features collection: no zone-data source serves that backing, and the zone info
+    // must not touch its (unreachable) server.
+    const file = JSON.parse(await readFile(path.join(REPO_ROOT, 'config/default.json'), 'utf8')) as { collections: object[] };
+    const other = await startTestServer({
+      collections: [...file.collections, { id: 'no-zone-data', title: 'No zone data', backing: { kind: 'ogc-features', url: 'http://127.0.0.1:9/', collection: 'x' } }],
+    });
+    try {
+      const res = await other.get(`/collections/no-zone-data/dggs/IVEA7H/zones/${ZONE}`);
+      expect(res.status).to.equal(200);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(body.id).to.equal(ZONE);
+      expect(body).to.not.have.property('statistics');
+    } finally {
+      await other.close();
+    }
   });
 
   it('bare zone info has no statistics', async () => {
