@@ -1,9 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GeoTiffRasterReader } from '../../src/adapters/rasters/geotiff-raster-reader.js';
 import { PmtilesRasterReader } from '../../src/adapters/rasters/pmtiles-raster-reader.js';
-import { writeLinearFieldPmtiles } from '../support/pmtiles-writer.js';
+import { encodePng, fieldTiles, pmtilesBytes, writeLinearFieldPmtiles } from '../support/pmtiles-writer.js';
+import { decodePng, PngDecodeError } from '../../src/adapters/rasters/png-decoder.js';
+import { decodeValues } from '../../src/adapters/rasters/pmtiles-value-encoding.js';
+import { AppError } from '../../src/app/errors.js';
 import type { FetchPolicy } from '../../src/adapters/rasters/url-guard.js';
 import { expect } from 'chai';
 import { cellToLatLng, latLngToCell } from 'h3-js';
@@ -94,5 +98,113 @@ describe('raster-url wiring: a .pmtiles collection is read by the PMTiles reader
     const res = await s.get(`/collections/no-encoding/dggs/H3/zones/${latLngToCell(45.5, 10.5, 5)}/data?zone-depth=0`);
     expect(res.status).to.equal(400);
     expect((await res.json()).hint).to.contain('valueEncoding');
+  });
+});
+
+describe('PMTiles adapter specifics', function () {
+  this.timeout(30_000);
+  const dir = mkdtempSync(path.join(tmpdir(), 'pmtiles-specific-'));
+  const reader = new PmtilesRasterReader(POLICY);
+  const failsWith = async (p: Promise<unknown>, hint: RegExp) => {
+    try {
+      await p;
+    } catch (err) {
+      expect(err).to.be.instanceOf(AppError);
+      expect(`${(err as AppError).message} ${(err as AppError).hint}`).to.match(hint);
+      return;
+    }
+    expect.fail('expected a rejection');
+  };
+
+  it('decodes 8-bit gray, gray+alpha, RGB and RGBA PNGs under every row filter', () => {
+    const px = (n: number, ch: number) => Uint8Array.from({ length: n * ch }, (_, i) => (i * 37 + (i >> 3)) & 255);
+    for (const ch of [1, 2, 3, 4] as const) {
+      const src = px(7 * 6, ch);
+      const img = decodePng(encodePng(7, 6, src, ch));
+      expect([img.width, img.height]).to.deep.equal([7, 6]);
+      for (let i = 0; i < 42; i++) {
+        const o = i * 4;
+        const want = ch >= 3 ? [src[i * ch]!, src[i * ch + 1]!, src[i * ch + 2]!, ch === 4 ? src[i * ch + 3]! : 255] : [src[i * ch]!, src[i * ch]!, src[i * ch]!, ch === 2 ? src[i * ch + 1]! : 255];
+        expect([...img.rgba.subarray(o, o + 4)], `channels ${ch} pixel ${i}`).to.deep.equal(want);
+      }
+    }
+  });
+
+  it('refuses 16-bit, palette, interlaced and corrupt PNGs clearly', () => {
+    const rgba = new Uint8Array(4 * 4 * 4);
+    expect(() => decodePng(encodePng(4, 4, rgba, 4, { bitDepth: 16 }))).to.throw(PngDecodeError, /bit depth 16/);
+    expect(() => decodePng(encodePng(4, 4, rgba, 1, { colourType: 3 }))).to.throw(PngDecodeError, /palette/);
+    expect(() => decodePng(encodePng(4, 4, rgba, 4, { interlace: 1 }))).to.throw(PngDecodeError, /interlaced/);
+    const bad = encodePng(4, 4, rgba, 4);
+    bad[40] = bad[40]! ^ 0xff;
+    expect(() => decodePng(bad)).to.throw(PngDecodeError, /CRC/);
+    expect(() => decodePng(new Uint8Array([1, 2, 3]))).to.throw(PngDecodeError, /signature/);
+  });
+
+  it('decodes terrarium, mapbox-terrain-rgb and gray, alpha 0 as nodata', () => {
+    const px = Uint8Array.from([128, 10, 128, 255, 1, 134, 160, 255, 200, 0, 0, 0]);
+    const t = decodeValues(px, 'terrarium');
+    expect(t[0]).to.equal(10.5);
+    expect(decodeValues(px, 'mapbox-terrain-rgb')[1]).to.be.closeTo(-10000 + (65536 + 134 * 256 + 160) * 0.1, 1e-3);
+    expect(decodeValues(px, 'gray')[1]).to.equal(1);
+    expect(t[2]).to.be.NaN;
+  });
+
+  it("takes the encoding from the archive's metadata, with gzip-compressed directories", async () => {
+    const href = writeLinearFieldPmtiles(dir, { name: 'meta.pmtiles', metadata: { encoding: 'terrarium' }, gzipInternal: true });
+    const ds = await reader.open(href, { trusted: true });
+    const win = await ds.readWindow({ bbox: [10.4, 45.4, 10.6, 45.6], maxPixelSizeDegrees: 0.01, bands: [1] });
+    const [x, y] = win.toPixel(10.5, 45.5);
+    const [lon, lat] = win.toLonLat(Math.floor(x) + 0.5, Math.floor(y) + 0.5);
+    expect(win.value(0, Math.floor(x), Math.floor(y))).to.be.closeTo(linearField(lon, lat), 1 / 256);
+    expect(ds.info.overviewCount).to.equal(3);
+    await ds.close();
+  });
+
+  it('refuses WebP (no decoder installed) and vector tiles with a clear error', async () => {
+    const tiles = new Map([['5/16/11', new Uint8Array([82, 73, 70, 70])]]);
+    const webp = path.join(dir, 'webp.pmtiles');
+    writeFileSync(webp, pmtilesBytes({ tiles, bounds: [10, 45, 11, 46], tileType: 4, metadata: { encoding: 'terrarium' } }));
+    await failsWith(reader.open(webp, { trusted: true }), /WebP/);
+    const mvt = path.join(dir, 'mvt.pmtiles');
+    writeFileSync(mvt, pmtilesBytes({ tiles, bounds: [10, 45, 11, 46], tileType: 1 }));
+    await failsWith(reader.open(mvt, { trusted: true }), /Mvt tiles/);
+  });
+
+  it('reports a corrupt tile as a typed error when the window is read', async () => {
+    const tiles = fieldTiles(linearField, [10, 45, 11, 46], 5, 5);
+    for (const [k, v] of tiles) tiles.set(k, v.subarray(0, v.length - 30));
+    const href = path.join(dir, 'corrupt.pmtiles');
+    writeFileSync(href, pmtilesBytes({ tiles, bounds: [10, 45, 11, 46], metadata: { encoding: 'terrarium', tileSize: 256 } }));
+    const ds = await reader.open(href, { trusted: true });
+    await failsWith(ds.readWindow({ bbox: [10.4, 45.4, 10.6, 45.6], maxPixelSizeDegrees: 1, bands: [1] }), /could not be decoded/);
+  });
+
+  it('reads an archive over http range requests through the fetch policy', async () => {
+    const bytes = readFileSync(writeLinearFieldPmtiles(dir, { name: 'remote.pmtiles' }));
+    let ranged = 0;
+    const server = http.createServer((req, res) => {
+      const m = /bytes=(\d+)-(\d+)/.exec(req.headers.range ?? '');
+      if (!m) return void res.end(bytes);
+      ranged++;
+      const a = Number(m[1]), b = Math.min(Number(m[2]), bytes.length - 1);
+      res.writeHead(206, { 'content-range': `bytes ${a}-${b}/${bytes.length}` });
+      res.end(bytes.subarray(a, b + 1));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/remote.pmtiles`;
+      await failsWith(reader.open(url, { trusted: false }), /./); // loopback refused by the default policy
+      const open = new PmtilesRasterReader({ ...POLICY, allowedSchemes: ['http'], allowPrivateNetworks: true });
+      const ds = await open.open(url, { trusted: false });
+      const win = await ds.readWindow({ bbox: [10.4, 45.4, 10.6, 45.6], maxPixelSizeDegrees: 0.01, bands: [1] });
+      const [x, y] = win.toPixel(10.5, 45.5);
+      const [lon, lat] = win.toLonLat(Math.floor(x) + 0.5, Math.floor(y) + 0.5);
+      expect(win.value(0, Math.floor(x), Math.floor(y))).to.be.closeTo(linearField(lon, lat), 1 / 256);
+      expect(ranged).to.be.greaterThan(1);
+      await ds.close();
+    } finally {
+      server.close();
+    }
   });
 });
