@@ -110,7 +110,7 @@ export function send(res: Response, reply: Reply): void {
 }
 
 function withCharset(type: string): string {
-  return /json|html|text/.test(type) && !type.includes('charset') ? `${type}; charset=utf-8` : type;
+  return /json|html|text/.test(type) && !/charset|version=/.test(type) ? `${type}; charset=utf-8` : type;
 }
 
 export const json = (body: object, contentType = 'application/json', status = 200): Reply => ({ status, contentType, body });
