@@ -4,17 +4,7 @@
  */
 import { cellToBoundary, cellToChildren, latLngToCell } from 'h3-js';
 import { createIvea7h } from '../src/domain/dggrs/ivea7h.js';
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../scripts/lib/prng.js';
 
 /** Runs fn repeatedly for at least `ms` and returns operations (as counted by fn) per second. */
 function rate(ms: number, fn: () => number): number {

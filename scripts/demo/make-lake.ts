@@ -18,24 +18,13 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DOUBLE, DuckDBInstance, INTEGER, LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import { mulberry32 as prng } from '../lib/prng.js';
 
 export const DEMO_COLLECTION = 'demo-stations';
 const VERSION = 'demo-stations/1';
 const STATIONS = 2000;
 const HOURS = 31 * 24;
 const EVERY_HOURS = 8;
-
-/** mulberry32: tiny, fast, and the same on every platform. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PLACES = ['Alder', 'Birch', 'Cedar', 'Dune', 'Elm', 'Fjord', 'Glen', 'Heath', 'Isle', 'Juniper', 'Kestrel', 'Linden', 'Moor', 'Nook', 'Oak', 'Pine'];
 const SUFFIXES = ['Hill', 'Field', 'Bay', 'Ridge', 'Valley', 'Point', 'Marsh', 'Cross'];

@@ -7,6 +7,7 @@ import type { BBox } from '../../domain/dggrs/dggrs.js';
 import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowRequest } from '../../ports/raster-reader.js';
 import { AppError, BadRequestError } from '../../app/errors.js';
 import { guardedGet, ByteBudget } from './guarded-http.js';
+import { DatasetCache, TRUSTED_POLICY } from './dataset-cache.js';
 import { checkUrl, type FetchPolicy } from './url-guard.js';
 
 const WGS84 = '+proj=longlat +datum=WGS84 +no_defs';
@@ -18,7 +19,7 @@ const OPEN_CACHE = 16;
 
 /** The raster-reader adapter for GeoTIFF / COG files, local or over http(s) with range requests. */
 export class GeoTiffRasterReader implements RasterReader {
-  private readonly open_ = new Map<string, Promise<GeoTiffDataset>>();
+  private readonly trusted = new DatasetCache<GeoTiffDataset>(OPEN_CACHE);
 
   /**
    * @param untrusted policy for client-supplied URLs (the `rasterFetch` config)
@@ -28,14 +29,7 @@ export class GeoTiffRasterReader implements RasterReader {
 
   async open(href: string, access: { trusted: boolean }): Promise<RasterDataset> {
     if (!access.trusted) return this.load(href, this.untrusted, false);
-    let p = this.open_.get(href);
-    if (!p) {
-      p = this.load(href, TRUSTED_POLICY, true);
-      this.open_.set(href, p);
-      p.catch(() => this.open_.delete(href));
-      if (this.open_.size > OPEN_CACHE) this.open_.delete(this.open_.keys().next().value!);
-    }
-    return p;
+    return this.trusted.get(href, () => this.load(href, TRUSTED_POLICY, true));
   }
 
   private async load(href: string, policy: FetchPolicy, trusted: boolean): Promise<GeoTiffDataset> {
@@ -59,15 +53,6 @@ export class GeoTiffRasterReader implements RasterReader {
     }
   }
 }
-
-const TRUSTED_POLICY: FetchPolicy = {
-  allowedSchemes: ['http', 'https', 'file'],
-  allowedHosts: [],
-  allowPrivateNetworks: true,
-  maxBytes: Number.MAX_SAFE_INTEGER,
-  timeoutMs: 60_000,
-  maxRedirects: 5,
-};
 
 /** geotiff.js client whose every request passes the fetch policy. */
 class GuardedClient extends BaseClient {

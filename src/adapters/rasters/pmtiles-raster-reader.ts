@@ -8,6 +8,7 @@ import type { BBox } from '../../domain/dggrs/dggrs.js';
 import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowRequest } from '../../ports/raster-reader.js';
 import { AppError, BadRequestError } from '../../app/errors.js';
 import { ByteBudget, guardedGet } from './guarded-http.js';
+import { DatasetCache, TRUSTED_POLICY } from './dataset-cache.js';
 import { checkUrl, type FetchPolicy } from './url-guard.js';
 import { decodePng } from './png-decoder.js';
 import { decodeValues, parseValueEncoding, VALUE_ENCODINGS, type ValueEncoding } from './pmtiles-value-encoding.js';
@@ -37,7 +38,7 @@ export interface PmtilesReaderOptions {
  * Web Mercator pixels at the chosen zoom.
  */
 export class PmtilesRasterReader implements RasterReader {
-  private readonly open_ = new Map<string, Promise<PmtilesDataset>>();
+  private readonly trusted = new DatasetCache<PmtilesDataset>(OPEN_CACHE);
   private readonly cwd: string;
 
   constructor(private readonly untrusted: FetchPolicy, private readonly options: PmtilesReaderOptions = {}) {
@@ -46,14 +47,7 @@ export class PmtilesRasterReader implements RasterReader {
 
   async open(href: string, access: { trusted: boolean }): Promise<RasterDataset> {
     if (!access.trusted) return this.load(href, this.untrusted, false);
-    let p = this.open_.get(href);
-    if (!p) {
-      p = this.load(href, TRUSTED_POLICY, true);
-      this.open_.set(href, p);
-      p.catch(() => this.open_.delete(href));
-      if (this.open_.size > OPEN_CACHE) this.open_.delete(this.open_.keys().next().value!);
-    }
-    return p;
+    return this.trusted.get(href, () => this.load(href, TRUSTED_POLICY, true));
   }
 
   private async load(href: string, policy: FetchPolicy, trusted: boolean): Promise<PmtilesDataset> {
@@ -77,15 +71,6 @@ export class PmtilesRasterReader implements RasterReader {
     }
   }
 }
-
-const TRUSTED_POLICY: FetchPolicy = {
-  allowedSchemes: ['http', 'https', 'file'],
-  allowedHosts: [],
-  allowPrivateNetworks: true,
-  maxBytes: Number.MAX_SAFE_INTEGER,
-  timeoutMs: 60_000,
-  maxRedirects: 5,
-};
 
 /** Range reads of a local file; the descriptor reopens if the dataset was closed while still cached. */
 class LocalFileSource implements Source {

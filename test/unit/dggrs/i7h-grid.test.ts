@@ -2,18 +2,7 @@ import { expect } from 'chai';
 import { formatZoneId, parseZoneId, zoneFromInt64, zoneToInt64 } from '../../../src/domain/dggrs/i7h-zone.js';
 import { createIsea7h } from '../../../src/domain/dggrs/isea7h.js';
 import { createIvea7h } from '../../../src/domain/dggrs/ivea7h.js';
-
-/** Deterministic pseudo-random numbers (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../../../scripts/lib/prng.js';
 
 for (const create of [createIvea7h, createIsea7h]) {
   const grid = create();
