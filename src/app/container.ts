@@ -28,7 +28,7 @@ import type { LakeReader } from '../ports/lake-reader.js';
 import { dggsRoutes } from '../adapters/http/routes/dggs.js';
 import { ZonesService } from './use-cases/zones-service.js';
 import { zoneDataRoutes } from '../adapters/http/routes/zone-data.js';
-import { ZONE_DATA_SERVICE, ZoneDataService } from './use-cases/zone-data-service.js';
+import { ZoneDataService } from './use-cases/zone-data-service.js';
 import { GeoTiffRasterReader } from '../adapters/rasters/geotiff-raster-reader.js';
 import { PmtilesRasterReader } from '../adapters/rasters/pmtiles-raster-reader.js';
 import { FormatDispatchingRasterReader } from '../adapters/rasters/format-dispatching-raster-reader.js';
@@ -92,7 +92,7 @@ export function buildContainer(config: Config, logger?: Logger): Container {
     const pmtiles = new PmtilesRasterReader(config.rasterFetch, { encodingFor: (href) => rasterUrls.get(href)?.valueEncoding });
     return new FormatDispatchingRasterReader({ geotiff: new GeoTiffRasterReader(config.rasterFetch), pmtiles }, (href) => rasterUrls.get(href)?.rasterFormat);
   });
-  c.bind(ZONE_DATA_SERVICE).toDynamicValue((ctx) => {
+  c.bind(TOKENS.ZoneDataService).toDynamicValue((ctx) => {
     const rasters = new RasterUrlZoneDataSource(ctx.get<RasterReader>(TOKENS.RasterReader));
     // Zone-data sources by backing kind: adding a kind is one line here.
     const sources: Partial<Record<BackingKind, ZoneDataSource>> = {
@@ -117,9 +117,9 @@ export function routeModules(c: Container, late: { conformance: () => string[]; 
       ...late,
     }),
     collectionRoutes(c.get<CollectionsService>(TOKENS.CollectionsService)),
-    dggsRoutes(new ZonesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionsService>(TOKENS.CollectionsService), c.get<Config>(TOKENS.Config).limits.maxZonesPerPage), c.get<ZoneDataService>(ZONE_DATA_SERVICE)),
+    dggsRoutes(new ZonesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionsService>(TOKENS.CollectionsService), c.get<Config>(TOKENS.Config).limits.maxZonesPerPage), c.get<ZoneDataService>(TOKENS.ZoneDataService)),
     itemRoutes(new ItemsService(c.get<CollectionCatalog>(TOKENS.CollectionCatalog), c.get<LakeReader>(TOKENS.LakeReader), c.get<Config>(TOKENS.Config).limits.itemsMaxLimit)),
-    zoneDataRoutes(c.get<ZoneDataService>(ZONE_DATA_SERVICE)),
+    zoneDataRoutes(c.get<ZoneDataService>(TOKENS.ZoneDataService)),
     conceptRoutes(c.get<ConceptStore>(TOKENS.ConceptStore), datastore),
     orderRoutes(orders),
     adminRoutes(datastore),

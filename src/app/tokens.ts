@@ -11,9 +11,6 @@ export const TOKENS = {
   TokenVerifier: Symbol.for('TokenVerifier'),
   LakeReader: Symbol.for('LakeReader'),
   RasterReader: Symbol.for('RasterReader'),
-  StacCatalog: Symbol.for('StacCatalog'),
-  FeatureSource: Symbol.for('FeatureSource'),
   CollectionsService: Symbol.for('CollectionsService'),
-  DatastoreService: Symbol.for('DatastoreService'),
-  HttpRoutes: Symbol.for('HttpRoutes'),
+  ZoneDataService: Symbol.for('ZoneDataService'),
 } as const;

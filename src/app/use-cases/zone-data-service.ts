@@ -8,9 +8,6 @@ import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
 
-/** Container key of the service (zone-info routes ask it for `statistics`). */
-export const ZONE_DATA_SERVICE = Symbol.for('ZoneDataService');
-
 /** Zone data from a client-supplied raster URL (the ad-hoc GET). */
 export interface AdHocRasterSource {
   adHocZoneData(url: string, request: ZoneDataRequest): Promise<ZoneData>;
