@@ -30,12 +30,38 @@ export interface GeoResult {
   lon: number;
 }
 
+/** One sixth of a face: corners A (radial), B, C on the sphere and in the 5x6 net. */
+interface Sixth {
+  A: Vec3;
+  B: Vec3;
+  C: Vec3;
+  PA: readonly number[];
+  PB: readonly number[];
+  PC: readonly number[];
+  /** True when B is the edge midpoint M (DGGAL's arc names then follow (M, V, F) / (M, F, V)). */
+  bIsA: boolean;
+}
+
+function sixthOf(face: (typeof FACES)[number], subTri: number, isIvea: boolean): Sixth {
+  const t = subTri >> 1;
+  const corner = SIXTH_VERTEX_CORNER[subTri]!;
+  const M = face.mid3D[t]!, PM = face.mid56[t]!;
+  const V = face.v[corner]!, PV = face.p[corner]!;
+  const F = face.centroid, PF = face.center56;
+  const flip = subTri === 0 || subTri === 3 || subTri === 4;
+  const bIsA = isIvea !== flip;
+  if (isIvea) return bIsA ? { A: V, PA: PV, B: M, PB: PM, C: F, PC: PF, bIsA } : { A: V, PA: PV, B: F, PB: PF, C: M, PC: PM, bIsA };
+  return bIsA ? { A: F, PA: PF, B: M, PB: PM, C: V, PC: PV, bIsA } : { A: F, PA: PF, B: V, PB: PV, C: M, PC: PM, bIsA };
+}
+
 export class SliceAndDiceProjection {
   readonly isIvea: boolean;
   private readonly cosAB: number;
   private readonly cosAC: number;
   private readonly sinAC: number;
   private readonly cosBC: number;
+  /** Per face, its six Slice & Dice triangles with this projection's (A, B, C) roles, fixed once. */
+  private readonly sixths: Sixth[][];
 
   constructor(radial: RadialVertex) {
     this.isIvea = radial === 'ivea';
@@ -49,6 +75,7 @@ export class SliceAndDiceProjection {
     this.cosAC = Math.cos(ac);
     this.sinAC = Math.sin(ac);
     this.cosBC = Math.cos(vf);
+    this.sixths = FACES.map((face) => [0, 1, 2, 3, 4, 5].map((subTri) => sixthOf(face, subTri, this.isIvea)));
   }
 
   /**
@@ -93,20 +120,7 @@ export class SliceAndDiceProjection {
     const s = d0 > SIXTH_EARLY_ACCEPT ? 0 : d1 > d0 ? 1 : 0;
     const subTri = 2 * t + s;
 
-    const corner = SIXTH_VERTEX_CORNER[subTri]!;
-    const M = face.mid3D[t]!, PM = face.mid56[t]!;
-    const V = face.v[corner]!, PV = face.p[corner]!;
-    const F = face.centroid, PF = face.center56;
-    const flip = subTri === 0 || subTri === 3 || subTri === 4;
-    const bIsA = this.isIvea !== flip;
-    let A: Vec3, B: Vec3, C: Vec3, PA: readonly number[], PB: readonly number[], PC: readonly number[];
-    if (this.isIvea) {
-      A = V; PA = PV;
-      if (bIsA) { B = M; PB = PM; C = F; PC = PF; } else { B = F; PB = PF; C = M; PC = PM; }
-    } else {
-      A = F; PA = PF;
-      if (bIsA) { B = M; PB = PM; C = V; PC = PV; } else { B = V; PB = PV; C = M; PC = PM; }
-    }
+    const { A, B, C, PA, PB, PC, bIsA } = this.sixths[best]![subTri]!;
 
     // p: where the great circle from A through v meets edge BC.
     const c1x = A[1] * vz - A[2] * vy, c1y = A[2] * vx - A[0] * vz, c1z = A[0] * vy - A[1] * vx;
@@ -155,21 +169,7 @@ export class SliceAndDiceProjection {
     if (fb0 <= fb1 && fb0 <= fb2) subTri = fb1 < fb2 ? 0 : 1;
     else if (fb1 <= fb0 && fb1 <= fb2) subTri = fb0 < fb2 ? 2 : 3;
     else subTri = fb0 < fb1 ? 4 : 5;
-    const t = subTri >> 1;
-    const corner = SIXTH_VERTEX_CORNER[subTri]!;
-    const M = face.mid3D[t]!, PM = face.mid56[t]!;
-    const V = face.v[corner]!, PV = face.p[corner]!;
-    const F = face.centroid, PF = face.center56;
-    const flip = subTri === 0 || subTri === 3 || subTri === 4;
-    const bIsA = this.isIvea !== flip;
-    let A: Vec3, B: Vec3, C: Vec3, PA: readonly number[], PB: readonly number[], PC: readonly number[];
-    if (this.isIvea) {
-      A = V; PA = PV;
-      if (bIsA) { B = M; PB = PM; C = F; PC = PF; } else { B = F; PB = PF; C = M; PC = PM; }
-    } else {
-      A = F; PA = PF;
-      if (bIsA) { B = M; PB = PM; C = V; PC = PV; } else { B = V; PB = PV; C = M; PC = PM; }
-    }
+    const { A, B, C, PA, PB, PC, bIsA } = this.sixths[f]![subTri]!;
     bary(x, y, PA[0]!, PA[1]!, PB[0]!, PB[1]!, PC[0]!, PC[1]!, -6);
     const b0 = BARY[0]!, b1 = BARY[1]!, b2 = BARY[2]!;
     let Px: number, Py: number, Pz: number;
