@@ -77,6 +77,7 @@ export async function run(): Promise<void> {
       source.zoneData(collection, { grid, zoneId, depths: [depth], fields: ['temperature', 'humidity'], options: { stats: ['count', 'mean', 'min', 'max', 'stdDev'] } }),
     );
     c.closeSync();
+    await lake.close();
     const binned = (zd.depths[0]!.values.temperature_count as number[]).reduce((a, b) => a + b, 0);
     console.log(`zone ${zoneId} (H3 level 1), depth ${depth}: ${zd.depths[0]!.zones.length} sub-zones; prefilter box ${[w, s, e, n].map((x) => x.toFixed(2)).join(',')}`);
     console.log(`rows read after the bbox prefilter: ${Number(bareOut.n).toLocaleString()}; rows binned into sub-zones: ${binned.toLocaleString()}`);

@@ -170,7 +170,7 @@ export async function createApp(config: Config, logger?: Logger): Promise<App> {
       }),
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await datastore.close();
+      await Promise.all([datastore.close(), container.get<LakeReader>(TOKENS.LakeReader).close()]);
     },
   };
 }

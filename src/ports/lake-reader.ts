@@ -23,6 +23,8 @@ export interface LakeReader {
    * without holding the set in memory. Geometry arrives as WKB.
    */
   scan(collection: Collection, request: LakeScanRequest, onChunk: (chunk: LakeChunk) => void | Promise<void>): Promise<void>;
+  /** Releases the engine and its scratch files; the reader may start again afterwards. */
+  close(): Promise<void>;
 }
 
 /** Which rows take part; every part is optional and they combine with AND. */

@@ -44,6 +44,14 @@ export function lakeReaderContract(name: string, make: (root: string) => LakeRea
     before(async () => {
       lake = make(await writeContractLake());
     });
+    after(() => lake.close());
+
+    it('close releases the engine, and the reader starts again on the next call', async () => {
+      const before = await lake.describe(c1);
+      await lake.close();
+      await lake.close();
+      expect(await lake.describe(c1)).to.deep.equal(before);
+    });
 
     it('describes the files in path order with their row counts and columns, never following links out of the root', async () => {
       const d = await lake.describe(c1);

@@ -105,6 +105,15 @@ export class DuckDbLake implements LakeReader {
     return this.engine;
   }
 
+  async close(): Promise<void> {
+    const engine = this.engine;
+    this.engine = undefined;
+    if (!engine) return;
+    const { db, exportDir } = await engine;
+    db.closeSync();
+    await fs.rm(exportDir, { recursive: true, force: true });
+  }
+
   async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     const { db } = await this.start();
     const c = await db.connect();
