@@ -94,6 +94,16 @@ describe('raster-url wiring: a .pmtiles collection is read by the PMTiles reader
     expect(pm).to.be.closeTo(tif, 0.05);
   });
 
+  it('labels each source link with its raster format', async () => {
+    const zone = latLngToCell(45.5, 10.5, 5);
+    const sourceType = async (id: string) => {
+      const body = await (await s.get(`/collections/${id}/dggs/H3/zones/${zone}/data?zone-depth=0&f=json`)).json();
+      return body.links.find((l: { rel: string }) => l.rel === 'source').type as string;
+    };
+    expect(await sourceType('linear-pmtiles')).to.equal('application/vnd.pmtiles');
+    expect(await sourceType('linear-tif')).to.match(/^image\/tiff; application=geotiff/);
+  });
+
   it('refuses, with a hint, an archive whose encoding is neither configured nor in its metadata', async () => {
     const res = await s.get(`/collections/no-encoding/dggs/H3/zones/${latLngToCell(45.5, 10.5, 5)}/data?zone-depth=0`);
     expect(res.status).to.equal(400);

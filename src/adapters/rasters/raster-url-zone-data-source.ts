@@ -4,6 +4,12 @@ import { isStatistic, type Statistic } from '../../domain/aggregation/statistics
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import type { RasterReader } from '../../ports/raster-reader.js';
 import { collectionRasterFields, rasterZoneData, statMeta, type RasterField } from './raster-zone-data.js';
+import { formatOfHref, type RasterFormat } from './format-dispatching-raster-reader.js';
+
+const MEDIA_TYPE: Record<RasterFormat, string> = {
+  geotiff: 'image/tiff; application=geotiff; profile=cloud-optimized',
+  pmtiles: 'application/vnd.pmtiles',
+};
 
 /**
  * Zone data of `raster-url` collections (one fixed COG named in config, trusted) and of ad-hoc
@@ -26,7 +32,7 @@ export class RasterUrlZoneDataSource implements ZoneDataSource {
     if (b.kind !== 'raster-url') throw new Error(`raster-url source given a ${b.kind} collection`);
     const ds = await this.reader.open(b.url, { trusted: true });
     const fields = collectionRasterFields(await this.fields(collection), request.fields, stats(request));
-    return rasterZoneData(request.grid, request, [ds], fields, request.options.noData ?? b.noData, [{ href: b.url, rel: 'source', type: 'image/tiff; application=geotiff; profile=cloud-optimized', title: 'Source raster' }]);
+    return rasterZoneData(request.grid, request, [ds], fields, request.options.noData ?? b.noData, [{ href: b.url, rel: 'source', type: MEDIA_TYPE[b.rasterFormat ?? formatOfHref(b.url)], title: 'Source raster' }]);
   }
 
   /** Ad-hoc raster: fields are `band<b>_<stat>` for every asked band and statistic. */
@@ -34,7 +40,7 @@ export class RasterUrlZoneDataSource implements ZoneDataSource {
     const ds = await this.reader.open(url, { trusted: false });
     try {
       const fields = adHocFields(request.options.bands ?? [1], stats(request) ?? ['mean'], ds.info.dataType);
-      return await rasterZoneData(request.grid, request, [ds], fields, request.options.noData, [{ href: url, rel: 'source', type: 'image/tiff; application=geotiff', title: 'Source raster (cog-url)' }]);
+      return await rasterZoneData(request.grid, request, [ds], fields, request.options.noData, [{ href: url, rel: 'source', type: MEDIA_TYPE[formatOfHref(url)], title: 'Source raster (cog-url)' }]);
     } finally {
       await ds.close();
     }
