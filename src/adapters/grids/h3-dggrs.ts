@@ -1,8 +1,22 @@
 import * as h3 from 'h3-js';
-import type { BBox, Dggrs, GridLevelInfo, LonLat, ZoneDescription } from '../../domain/dggrs/dggrs.js';
+import { runToEnd, type BBox, type Dggrs, type GridLevelInfo, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from '../../domain/dggrs/dggrs.js';
+import { BoxCover, boxList } from '../../domain/dggrs/box-cover.js';
+import { CellTreeBoxZones } from './cell-tree-box-zones.js';
+import { h3CellTree } from './h3-box-zones.js';
+import { H3SubZones } from './h3-sub-zones.js';
+import { cellsInBoxEstimate, ringExtent, unwrap } from './lon-lat.js';
+import { Recent } from './recent.js';
 
 const MAX_RES = 15;
+/** Refined outlines: at least this many segments per edge, each split further while it strays from the great circle. */
 const DENSIFY_SEGMENTS = 8;
+/**
+ * How far (degrees of arc) a straight lon/lat segment may stray from the great-circle edge it
+ * stands for. Near the poles a short arc sweeps many degrees of longitude, so a fixed count of
+ * points per edge is not enough there.
+ */
+const DENSIFY_TOLERANCE_DEG = 1e-4;
+const DENSIFY_MAX_DEPTH = 16;
 
 /**
  * H3 (Uber's aperture-7 hexagonal grid on an icosahedral gnomonic projection) through h3-js:
@@ -21,6 +35,8 @@ export class H3Dggrs implements Dggrs {
   /** 7^6 = 117,649 sub-zones at depth 6: deeper would outgrow any response. */
   readonly maxRelativeDepth = 6;
   readonly zoneIdForm = '15 lowercase hexadecimal digits, like 831f8dfffffffff';
+  /** Sub-zone searches by parent and resolution: a list's count and its page share one. */
+  private readonly searches = new Recent<H3SubZones>(8);
 
   isValidZone(zoneId: string): boolean {
     return /^[0-9a-f]{15,16}$/.test(zoneId) && h3.isValidCell(zoneId);
@@ -46,7 +62,7 @@ export class H3Dggrs implements Dggrs {
       centroid: [lon, lat],
       vertices,
       areaMetersSquare: h3.cellArea(zoneId, h3.UNITS.m2),
-      bbox: ringBBox(this.zoneOutline(zoneId, false)),
+      bbox: cellBBox(zoneId),
     };
   }
 
@@ -57,7 +73,11 @@ export class H3Dggrs implements Dggrs {
       const a = corners[i]!;
       const b = corners[(i + 1) % corners.length]!;
       ring.push(a);
-      if (refined) for (let s = 1; s < DENSIFY_SEGMENTS; s++) ring.push(greatCirclePoint(a, b, s / DENSIFY_SEGMENTS));
+      if (!refined) continue;
+      for (let s = 0; s < DENSIFY_SEGMENTS; s++) {
+        if (s > 0) ring.push(greatCirclePoint(a, b, s / DENSIFY_SEGMENTS));
+        densifyBetween(a, b, s / DENSIFY_SEGMENTS, (s + 1) / DENSIFY_SEGMENTS, ring, 0);
+      }
     }
     ring.push(ring[0]!);
     return unwrap(ring);
@@ -68,48 +88,69 @@ export class H3Dggrs implements Dggrs {
     return res === 0 ? [] : [h3.cellToParent(zoneId, res - 1)];
   }
 
+  /**
+   * h3's own children (cellToChildren), centre child first. They are exactly the sub-zones at depth 1 (the
+   * cells of the next resolution whose centres lie in the cell), so the OGC child links and the depth-1
+   * sub-zones agree; only from depth 2 on do h3's descendants and the sub-zones part.
+   */
   children(zoneId: string): string[] {
-    return this.subZones(zoneId, 1);
+    const res = h3.getResolution(zoneId);
+    return res === MAX_RES ? [] : h3.cellToChildren(zoneId, res + 1);
   }
 
   neighbours(zoneId: string): string[] {
     return h3.gridDisk(zoneId, 1).filter((h) => h !== zoneId);
   }
 
-  /** Centre child first, then h3's own order. */
-  subZones(zoneId: string, relativeDepth: number): string[] {
-    if (relativeDepth === 0) return [zoneId];
-    const res = h3.getResolution(zoneId) + relativeDepth;
-    const center = h3.cellToCenterChild(zoneId, res);
-    return [center, ...h3.cellToChildren(zoneId, res).filter((c) => c !== center)];
+  /**
+   * The cells of the target resolution whose centres lie in the zone (see H3SubZones), in ascending index
+   * order; a page is cut from the counted search without listing the rest.
+   */
+  subZones(zoneId: string, relativeDepth: number, page?: Page): string[] {
+    const search = this.subZoneSearch(zoneId, relativeDepth);
+    return page ? search.page(page.offset, page.limit) : search.page(0, search.count);
   }
 
   subZoneCount(zoneId: string, relativeDepth: number): number {
-    return h3.cellToChildrenSize(zoneId, h3.getResolution(zoneId) + relativeDepth);
+    return this.subZoneSearch(zoneId, relativeDepth).count;
+  }
+
+  private subZoneSearch(zoneId: string, relativeDepth: number): H3SubZones {
+    const res = this.subZoneResolution(zoneId, relativeDepth);
+    return this.searches.get(`${zoneId}/${res}`, () => new H3SubZones(zoneId, res));
+  }
+
+  private subZoneResolution(zoneId: string, relativeDepth: number): number {
+    const res = h3.getResolution(zoneId) + relativeDepth;
+    if (!Number.isInteger(relativeDepth) || relativeDepth < 0 || res > MAX_RES) throw new RangeError(`Relative depth out of range: ${relativeDepth}`);
+    return res;
+  }
+
+  /**
+   * A cell is in when its extent (the box of its corners, reaching the pole for the two polar cells, as
+   * zone info gives it) meets a box: the 7H grids' rule, on h3's own corners.
+   */
+  selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {
+    if (!Number.isInteger(level) || level < 0 || level > MAX_RES) throw new RangeError(`Level out of range: ${level}`);
+    return new CellTreeBoxZones(H3_TREE, level, new BoxCover(boxList(bbox)));
   }
 
   zonesInBBox(level: number, bbox: BBox): string[] {
-    const [w, s, e, n] = bbox;
-    const boxes: BBox[] = w > e ? [[w, s, 180, n], [-180, s, e, n]] : [bbox];
-    const out = new Set<string>();
-    for (const [bw, bs, be, bn] of boxes) {
-      // Split into narrow strips: h3 treats polygon edges as great-circle arcs.
-      const strips = Math.max(1, Math.ceil((be - bw) / 90));
-      for (let i = 0; i < strips; i++) {
-        const x0 = bw + ((be - bw) * i) / strips;
-        const x1 = bw + ((be - bw) * (i + 1)) / strips;
-        const ring = [[bs, x0], [bs, x1], [bn, x1], [bn, x0], [bs, x0]];
-        for (const h of h3.polygonToCellsExperimental([ring], level, h3.POLYGON_TO_CELLS_FLAGS.containmentOverlapping)) out.add(h);
-      }
-    }
-    return [...out];
+    return runToEnd(this.selectZonesInBBox(level, bbox).page({ offset: 0, limit: Infinity }));
   }
 
   estimateZonesInBBox(level: number, bbox: BBox): number {
-    const [w, s, e, n] = bbox;
-    const width = ((e - w + 360) % 360 || (e === w ? 0 : 360)) * (Math.PI / 180);
-    const fraction = (width * (Math.sin((n * Math.PI) / 180) - Math.sin((s * Math.PI) / 180))) / (4 * Math.PI);
-    return Math.ceil(fraction * h3.getNumCells(level) * 1.2) + 1;
+    return cellsInBoxEstimate(bbox, h3.getNumCells(level));
+  }
+
+  /** The H3 index itself: the id is its hexadecimal form. */
+  zoneToUint64(zoneId: string): bigint {
+    if (!this.isValidZone(zoneId)) throw new RangeError(`Invalid H3 cell: ${zoneId}`);
+    return BigInt(`0x${zoneId}`);
+  }
+
+  zoneArea(zoneId: string): number {
+    return h3.cellArea(zoneId, h3.UNITS.m2);
   }
 
   levelInfo(level: number): GridLevelInfo {
@@ -122,32 +163,16 @@ function cornersOf(zoneId: string): LonLat[] {
   return h3.cellToBoundary(zoneId).map(([lat, lon]) => [lon, lat] as LonLat);
 }
 
-/** Makes longitudes continuous along a ring so it never jumps across the antimeridian. */
-function unwrap(ring: LonLat[]): LonLat[] {
-  const out: LonLat[] = [];
-  for (const [lon, lat] of ring) {
-    if (out.length === 0) {
-      out.push([lon, lat]);
-      continue;
-    }
-    const prev = out[out.length - 1]![0];
-    let x = lon;
-    while (x - prev > 180) x -= 360;
-    while (prev - x > 180) x += 360;
-    out.push([x, lat]);
-  }
-  return out;
+/**
+ * Extent of a cell from its corners; a cell whose outline winds round a pole holds it, and its extent
+ * reaches that pole all round.
+ */
+function cellBBox(cell: string): BBox {
+  const corners = cornersOf(cell);
+  return ringExtent(unwrap([...corners, corners[0]!]));
 }
 
-function ringBBox(ring: LonLat[]): BBox {
-  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
-  for (const [x, y] of ring) {
-    w = Math.min(w, x); e = Math.max(e, x); s = Math.min(s, y); n = Math.max(n, y);
-  }
-  if (e - w >= 360) return [-180, s, 180, n];
-  const wrap = (x: number) => ((((x + 180) % 360) + 360) % 360) - 180;
-  return [wrap(w), s, e > 180 || e < -180 ? wrap(e) : e, n];
-}
+const H3_TREE = h3CellTree(cellBBox);
 
 function greatCirclePoint(a: LonLat, b: LonLat, t: number): LonLat {
   const rad = Math.PI / 180;
@@ -160,6 +185,19 @@ function greatCirclePoint(a: LonLat, b: LonLat, t: number): LonLat {
   const sb = Math.sin(t * omega) / Math.sin(omega);
   const v = [sa * va[0] + sb * vb[0], sa * va[1] + sb * vb[1], sa * va[2] + sb * vb[2]] as const;
   return [Math.atan2(v[1], v[0]) / rad, Math.atan2(v[2], Math.hypot(v[0], v[1])) / rad];
+}
+
+/** Pushes the points strictly between fractions t0 and t1 of the edge a-b that keep the lon/lat chord on the arc. */
+function densifyBetween(a: LonLat, b: LonLat, t0: number, t1: number, ring: LonLat[], depth: number): void {
+  if (depth >= DENSIFY_MAX_DEPTH) return;
+  const p = greatCirclePoint(a, b, t0), q = greatCirclePoint(a, b, t1), m = greatCirclePoint(a, b, (t0 + t1) / 2);
+  const dLon = (x: number, y: number) => x - y - 360 * Math.round((x - y) / 360);
+  const chordLon = p[0] + dLon(q[0], p[0]) / 2;
+  const stray = Math.hypot(dLon(chordLon, m[0]) * Math.cos((m[1] * Math.PI) / 180), (p[1] + q[1]) / 2 - m[1]);
+  if (stray <= DENSIFY_TOLERANCE_DEG) return;
+  densifyBetween(a, b, t0, (t0 + t1) / 2, ring, depth + 1);
+  ring.push(m);
+  densifyBetween(a, b, (t0 + t1) / 2, t1, ring, depth + 1);
 }
 
 function toVec(lon: number, lat: number): [number, number, number] {

@@ -27,6 +27,42 @@ export interface ZoneDescription {
   bbox: BBox;
 }
 
+/** Positions offset .. offset + limit - 1 of an ordered list. */
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+/**
+ * Work done in slices: the generator yields (nothing) wherever the caller may pause, for example to
+ * let an event loop run, and returns the result. Each slice is short (about a millisecond).
+ */
+export type Stepped<T> = Generator<void, T, void>;
+
+/** Runs stepped work to its end without pausing. */
+export function runToEnd<T>(work: Stepped<T>): T {
+  for (;;) {
+    const r = work.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * Zones chosen by a query, in the grid's order, known without listing them: counting and paging cost
+ * about the zones along the query's edges, not the zones inside.
+ */
+export interface ZoneSelection {
+  /**
+   * About how many zones lie along the query's edges at its level: the work `count` and `page` do beyond
+   * the page itself, known before any of it is done (0 for the whole world).
+   */
+  readonly edgeZones: number;
+  /** Exact number of zones; once it is known to exceed `stopAbove`, some number above `stopAbove`. */
+  count(stopAbove?: number): Stepped<number>;
+  /** The zones at positions offset .. offset + limit - 1 of the selection's order. */
+  page(page: Page): Stepped<string[]>;
+}
+
 export interface GridLevelInfo {
   level: number;
   zoneCount: number;
@@ -70,13 +106,29 @@ export interface Dggrs {
   /** Children at the next level, centroid child first. */
   children(zoneId: string): string[];
   neighbours(zoneId: string): string[];
-  /** Sub-zones at `relativeDepth` levels below, in the grid's sub-zone order. */
-  subZones(zoneId: string, relativeDepth: number): string[];
+  /**
+   * Sub-zones at `relativeDepth` levels below, in the grid's sub-zone order. With `page`, only the
+   * sub-zones at positions offset .. offset + limit - 1 of that order, found without producing the others.
+   */
+  subZones(zoneId: string, relativeDepth: number, page?: Page): string[];
   subZoneCount(zoneId: string, relativeDepth: number): number;
-  /** Zones of `level` intersecting the box (same set as the reference implementation). */
+  /**
+   * The zones of `level` whose extent meets any of the boxes (for the 7H grids the reference
+   * implementation's rule and order), in the grid's list order, as a selection that is counted and paged
+   * without listing the rest. This is the one way to list zones of a box; `zonesInBBox` is its whole list.
+   */
+  selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection;
+  /** The whole of `selectZonesInBBox(level, bbox)` at once, for boxes known to be small. */
   zonesInBBox(level: number, bbox: BBox): string[];
-  /** Count of zones in the box without materialising them, or an upper bound estimate when exact counting is costly. */
+  /** A cheap approximate count (from areas, no zone is looked at), for planning work; never a bound. */
   estimateZonesInBBox(level: number, bbox: BBox): number;
+  /**
+   * The grid's own 64-bit integer id of a valid zone (DGGAL's DGGRSZone, the H3 index), for grids that
+   * define one: zone lists offer them as little-endian integers (OGC 21-038r1 zone-uint64).
+   */
+  zoneToUint64?(zoneId: string): bigint;
+  /** Area of one zone, m², the same as `describeZone(zoneId).areaMetersSquare` without describing it. */
+  zoneArea(zoneId: string): number;
   levelInfo(level: number): GridLevelInfo;
 
   /**

@@ -2,19 +2,20 @@
  * A rhombic-icosahedral aperture-7 hexagonal DGGRS (DGGAL's RI7H), parameterised by the projection that
  * maps the 5x6 net to the WGS84 ellipsoid. IVEA7H and ISEA7H are instances of this one class.
  */
-import type { BBox, Dggrs, GridLevelInfo, LonLat, ZoneDescription } from './dggrs.js';
+import { runToEnd, type BBox, type Dggrs, type GridLevelInfo, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from './dggrs.js';
+import { BoxCover, boxList } from './box-cover.js';
+import { I7HBoxZones } from './i7h-box-zones.js';
 import {
   centroidOf, canonicalVertices, children, formatZoneId, LOC, locate, MAX_LEVEL, neighbours, parents,
-  parseZoneId, POW7, zoneEdgeCount, zoneId, zoneLevel, type I7HZone,
+  parseZoneId, POW7, zoneEdgeCount, zoneId, zoneLevel, zoneToInt64, type I7HZone,
 } from './i7h-zone.js';
-import { extentRadians, refinedGeoRadians } from './i7h-outline.js';
+import { extentRadians, refined5x6, refinedGeoRadians, refinementDivisions } from './i7h-outline.js';
 import { subZoneCount, subZones } from './i7h-sub-zones.js';
 import type { SliceAndDiceProjection } from './slice-and-dice-projection.js';
 import { EARTH_AREA } from './wgs84.js';
 
 const DEG = Math.PI / 180;
 const RAD = 180 / Math.PI;
-const DBL_EPSILON = 2.220446049250313e-16;
 
 export interface I7HGridOptions {
   id: string;
@@ -28,21 +29,6 @@ export class InvalidZoneIdError extends Error {
     super(`Invalid zone id: ${zoneId}`);
     this.name = 'InvalidZoneIdError';
   }
-}
-
-type RadExtent = [number, number, number, number];
-
-/** DGGAL's GeoExtent.intersects: strict with a 10-epsilon margin, antimeridian-crossing extents split. */
-function extentsIntersect(a: RadExtent, b: RadExtent): boolean {
-  const parts = (e: RadExtent): RadExtent[] =>
-    e[1] > e[3] ? [[e[0], e[1], e[2], Math.PI], [e[0], -Math.PI, e[2], e[3]]] : [e];
-  const eps = 10 * DBL_EPSILON;
-  for (const p of parts(a)) {
-    for (const q of parts(b)) {
-      if (p[0] < q[2] - eps && q[0] < p[2] - eps && p[1] < q[3] - eps && q[1] < p[3] - eps) return true;
-    }
-  }
-  return false;
 }
 
 export class I7HGrid implements Dggrs {
@@ -134,12 +120,23 @@ export class I7HGrid implements Dggrs {
       edgeCount,
       centroid,
       vertices,
-      areaMetersSquare: this.zoneArea(level, edgeCount),
+      areaMetersSquare: this.areaOf(level, edgeCount),
       bbox: [e[1] * RAD, e[0] * RAD, e[3] * RAD, e[2] * RAD],
     };
   }
 
-  private zoneArea(level: number, edgeCount: number): number {
+  /** DGGAL's 64-bit id: k << 58 | root << 54 | index << 3 | sub-hex. */
+  zoneToUint64(zoneId: string): bigint {
+    return zoneToInt64(this.zone(zoneId));
+  }
+
+  zoneArea(zoneId: string): number {
+    const z = this.zone(zoneId);
+    return this.areaOf(zoneLevel(z), zoneEdgeCount(z));
+  }
+
+  /** Every zone of a level has the same area, a pentagon 5/6 of it (DGGAL's equal-area rule). */
+  private areaOf(level: number, edgeCount: number): number {
     return (EARTH_AREA / (10 * POW7[level]!)) * (edgeCount === 5 ? 5 / 6.0 : 1);
   }
 
@@ -164,7 +161,29 @@ export class I7HGrid implements Dggrs {
         ring[i] = [lon, ring[i]![1]];
       }
     }
+    if (distinctPoints(ring) < 3) ring = this.unsnappedOutline(z, refined);
     if (ring.length) ring.push([ring[0]![0], ring[0]![1]]);
+    return ring;
+  }
+
+  /**
+   * The outline from each point's own position: at level 19 DGGAL's pole snap (1e-8 in the net, a few
+   * centimetres) puts every corner of the zones at a pole on the pole itself, leaving no polygon.
+   */
+  private unsnappedOutline(z: I7HZone, refined: boolean): LonLat[] {
+    const odd = (zoneLevel(z) & 1) === 1;
+    const g = { lat: 0, lon: 0 };
+    const ring: LonLat[] = [];
+    for (const v of refined ? refined5x6(z, refinementDivisions(zoneLevel(z))) : canonicalVertices(z)) {
+      if (!this.proj.inverse(v.x, v.y, odd, g, false)) continue;
+      let lon = g.lon;
+      const prev = ring[ring.length - 1]?.[0];
+      if (prev !== undefined) {
+        while (lon - prev > 180) lon -= 360;
+        while (lon - prev < -180) lon += 360;
+      }
+      ring.push([lon, g.lat]);
+    }
     return ring;
   }
 
@@ -180,11 +199,14 @@ export class I7HGrid implements Dggrs {
     return neighbours(this.zone(zoneId)).map(zoneId_);
   }
 
-  subZones(zoneId: string, relativeDepth: number): string[] {
+  subZones(zoneId: string, relativeDepth: number, page?: Page): string[] {
     const z = this.zone(zoneId);
     this.checkDepth(z, relativeDepth);
     const out: string[] = [];
-    subZones(z, relativeDepth, (k, root, ix, sh) => out.push(formatZoneId(k, root, ix, sh)));
+    const limit = page?.limit ?? Infinity;
+    if (limit > 0) {
+      subZones(z, relativeDepth, (k, root, ix, sh) => out.push(formatZoneId(k, root, ix, sh)) < limit, page?.offset ?? 0);
+    }
     return out;
   }
 
@@ -198,30 +220,13 @@ export class I7HGrid implements Dggrs {
     return subZoneCount(z, relativeDepth);
   }
 
+  selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {
+    checkLevel(level);
+    return new I7HBoxZones(level, new BoxCover(boxList(bbox)), this.proj);
+  }
+
   zonesInBBox(level: number, bbox: BBox): string[] {
-    if (!Number.isInteger(level) || level < 0 || level > MAX_LEVEL) throw new RangeError(`Level out of range: ${level}`);
-    const [minLon, minLat, maxLon, maxLat] = bbox;
-    const box: RadExtent = [minLat * DEG, minLon * DEG, maxLat * DEG, maxLon * DEG];
-    const whole = minLat <= -90 && maxLat >= 90 && minLon <= -180 && maxLon >= 180;
-    let current: I7HZone[] = [];
-    for (let root = 0; root < 12; root++) current.push({ k: 0, root, ix: 0, sh: 0 });
-    if (level === 0 && !whole) current = current.filter((z) => extentsIntersect(extentRadians(z, this.proj), box));
-    for (let l = 1; l <= level; l++) {
-      const seen = new Set<string>();
-      const next: I7HZone[] = [];
-      for (const z of current) {
-        for (const c of children(z)) {
-          const id = zoneId(c);
-          if (seen.has(id)) continue;
-          if (!whole && !extentsIntersect(extentRadians(c, this.proj), box)) continue;
-          seen.add(id);
-          next.push(c);
-        }
-      }
-      current = next;
-    }
-    current.sort((a, b) => a.k - b.k || a.root - b.root || a.ix - b.ix || a.sh - b.sh);
-    return current.map(zoneId_);
+    return runToEnd(this.selectZonesInBBox(level, bbox).page({ offset: 0, limit: Infinity }));
   }
 
   estimateZonesInBBox(level: number, bbox: BBox): number {
@@ -236,9 +241,17 @@ export class I7HGrid implements Dggrs {
   }
 
   levelInfo(level: number): GridLevelInfo {
-    if (!Number.isInteger(level) || level < 0 || level > MAX_LEVEL) throw new RangeError(`Level out of range: ${level}`);
-    return { level, zoneCount: 10 * POW7[level]! + 2, zoneAreaMetersSquare: this.zoneArea(level, 6) };
+    checkLevel(level);
+    return { level, zoneCount: 10 * POW7[level]! + 2, zoneAreaMetersSquare: this.areaOf(level, 6) };
   }
 }
 
 const zoneId_ = (z: I7HZone): string => zoneId(z);
+
+function distinctPoints(ring: LonLat[]): number {
+  return new Set(ring.map(([lon, lat]) => `${lon},${lat}`)).size;
+}
+
+function checkLevel(level: number): void {
+  if (!Number.isInteger(level) || level < 0 || level > MAX_LEVEL) throw new RangeError(`Level out of range: ${level}`);
+}

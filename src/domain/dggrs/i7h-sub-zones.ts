@@ -101,14 +101,16 @@ function scanlineInsideCell(sc: Pt, ts: Pt, count: number): boolean {
 }
 
 /**
- * Calls `emit(x, y)` with the 5x6 centroid of every sub-zone `depth` levels below, in DGGAL's order.
+ * Calls `emit(x, y)` with the 5x6 centroid of every sub-zone `depth` levels below, in DGGAL's order,
+ * from position `from` on (earlier scanlines are skipped whole), until `emit` returns false.
  */
-export function iterateSubZoneCentroids(z: I7HZone, depth: number, emit: (x: number, y: number) => void): void {
+export function iterateSubZoneCentroids(z: I7HZone, depth: number, emit: (x: number, y: number) => boolean | void, from = 0): void {
   if (depth === 0) {
     const c = centroidOf(z);
-    emit(c.x, c.y);
+    if (from === 0) emit(c.x, c.y);
     return;
   }
+  let index = 0;
   const level = zoneLevel(z);
   const szLevel = level + depth;
   const oddAncestor = (level & 1) === 1, oddDepth = (depth & 1) === 1, oddLevelSZ = (szLevel & 1) === 1;
@@ -205,11 +207,16 @@ export function iterateSubZoneCentroids(z: I7HZone, depth: number, emit: (x: num
         }
       }
       move(first.x, first.y, sl * nsx - cStart * ts.x, sl * nsy - cStart * ts.y, 1, ts, true, sc);
+      if (index + zonesPerSL <= from) {
+        index += zonesPerSL;
+        continue;
+      }
       if (!pgonRedir && scanlineInsideCell(sc, ts, zonesPerSL)) {
-        for (let i = 0; i < zonesPerSL; i++) emit(sc.x + i * ts.x, sc.y + i * ts.y);
+        for (let i = 0; i < zonesPerSL; i++) if (index++ >= from && emit(sc.x + i * ts.x, sc.y + i * ts.y) === false) return;
         continue;
       }
       for (let i = 0; i < zonesPerSL; i++) {
+        if (index++ < from) continue;
         if (pgonRedir && i > h) {
           move(sc.x, sc.y, h * ts.x, h * ts.y, 1, null, true, cc);
           tt.x = ts.x; tt.y = ts.y;
@@ -225,7 +232,7 @@ export function iterateSubZoneCentroids(z: I7HZone, depth: number, emit: (x: num
           } else if (!south || (!oddAncestor && sl >= n)) rotateCW(tt);
           move(cc.x, cc.y, (i - h) * tt.x, (i - h) * tt.y, 1, null, true, out);
         } else move(sc.x, sc.y, i * ts.x, i * ts.y, 1, null, true, out);
-        emit(out.x, out.y);
+        if (emit(out.x, out.y) === false) return;
       }
     }
     return;
@@ -286,11 +293,16 @@ export function iterateSubZoneCentroids(z: I7HZone, depth: number, emit: (x: num
       }
     } else move(first.x, first.y, sl * nsx - cStart * ts.x, sl * nsy - cStart * ts.y, 1, ts, true, sc);
 
+    if (index + zonesPerSL <= from) {
+      index += zonesPerSL;
+      continue;
+    }
     if (!pgonRedir && scanlineInsideCell(sc, ts, zonesPerSL)) {
-      for (let i = 0; i < zonesPerSL; i++) emit(sc.x + i * ts.x, sc.y + i * ts.y);
+      for (let i = 0; i < zonesPerSL; i++) if (index++ >= from && emit(sc.x + i * ts.x, sc.y + i * ts.y) === false) return;
       continue;
     }
     for (let i = 0; i < zonesPerSL; i++) {
+      if (index++ < from) continue;
       if (pgonRedir && i > Math.trunc(zonesPerSL / 2)) {
         const h = Math.trunc(zonesPerSL / 2);
         tt.x = ts.x; tt.y = ts.y;
@@ -310,15 +322,13 @@ export function iterateSubZoneCentroids(z: I7HZone, depth: number, emit: (x: num
         } else rotateCW(tt);
         move(cc.x, cc.y, (i - h) * tt.x, (i - h) * tt.y, 1, null, true, out);
       } else move(sc.x, sc.y, i * ts.x, i * ts.y, !oddAncestor && pastPentagon ? 2 : 1, null, true, out);
-      emit(out.x, out.y);
+      if (emit(out.x, out.y) === false) return;
     }
   }
 }
 
-/** Sub-zones as zone records, in order. */
-export function subZones(z: I7HZone, depth: number, visit: (k: number, root: number, ix: number, sh: number) => void): void {
+/** Sub-zones as zone records, in order, from position `from` on, until `visit` returns false. */
+export function subZones(z: I7HZone, depth: number, visit: (k: number, root: number, ix: number, sh: number) => boolean | void, from = 0): void {
   const szLevel = zoneLevel(z) + depth;
-  iterateSubZoneCentroids(z, depth, (x, y) => {
-    if (locate(szLevel, x, y)) visit(LOC.k, LOC.root, LOC.ix, LOC.sh);
-  });
+  iterateSubZoneCentroids(z, depth, (x, y) => (locate(szLevel, x, y) ? visit(LOC.k, LOC.root, LOC.ix, LOC.sh) : true), from);
 }

@@ -124,6 +124,12 @@ export class SliceAndDiceProjection {
 
     // p: where the great circle from A through v meets edge BC.
     const c1x = A[1] * vz - A[2] * vy, c1y = A[2] * vx - A[0] * vz, c1z = A[0] * vy - A[1] * vx;
+    if (c1x * c1x + c1y * c1y + c1z * c1z < 1e-30) {
+      // v is A itself (the face centre for ISEA): no great circle to follow, the point is A's image.
+      out[0] = PA[0]!;
+      out[1] = PA[1]!;
+      return;
+    }
     const c2x = B[1] * C[2] - B[2] * C[1], c2y = B[2] * C[0] - B[0] * C[2], c2z = B[0] * C[1] - B[1] * C[0];
     let px = c1y * c2z - c1z * c2y, py = c1z * c2x - c1x * c2z, pz = c1x * c2y - c1y * c2x;
     let r = 1 / Math.sqrt(px * px + py * py + pz * pz);
@@ -141,9 +147,10 @@ export class SliceAndDiceProjection {
 
   /**
    * 5x6 -> geodetic degrees. `oddGrid` only changes the longitude DGGAL reports at the exact poles.
-   * Returns false when the point is outside the net.
+   * Returns false when the point is outside the net. Like DGGAL, points within 1e-8 of a pole's net
+   * position are put on the pole; `snapPoles` false keeps their own position.
    */
-  inverse(x: number, y: number, oddGrid: boolean, out: GeoResult): boolean {
+  inverse(x: number, y: number, oddGrid: boolean, out: GeoResult, snapPoles = true): boolean {
     if (x < 0 && y < 0) { x += 5; y += 5; }
     else if (x < 0 && y < 1) { x += 5; y += 5; }
     else if (x < 0 && y < 1 + 1e-10) { x += 5; y = 6; }
@@ -219,7 +226,7 @@ export class SliceAndDiceProjection {
     else if (Math.abs(x - 2) < e && Math.abs(y - 3.5) < e) { add180 = (y > 3.5) !== oddGrid; south = true; }
     else if (Math.abs(x - 5) < e && Math.abs(y - 4.5) < e) { add180 = y < 4.5; north = true; }
     else if (Math.abs(x - 0.5) < e && Math.abs(y) < e) { add180 = (x < 0.5) !== oddGrid; north = true; }
-    if (north || south) {
+    if (snapPoles && (north || south)) {
       lat = north ? Math.PI / 2 : -Math.PI / 2;
       lon = (oddGrid ? 0 : 90 * DEG) + (-180 * DEG - ORIENTATION_LON_DEG * DEG) + (add180 ? Math.PI : 0);
     }

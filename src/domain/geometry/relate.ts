@@ -13,6 +13,11 @@
  *
  * Points closer than a relative 1e-9 to an edge count as on it, so computed intersection
  * points land on the edges they came from.
+ *
+ * A single point well clear of the other geometry's vertices and edges (more than twice that
+ * tolerance) is settled by its location alone, which is what the exhaustive method finds for
+ * it too (`exhaustiveRelation` stays exported so tests can hold the two together). Literal
+ * geometries are prepared once per object and reused across the rows they are tested against.
  */
 import type { Geometry, Position } from './geojson.js';
 
@@ -25,11 +30,31 @@ interface Parts {
   polygons: Pt[][][];
   dim: -1 | 0 | 1 | 2;
   eps: number;
+  /** Flat copies for the clear-point test, made on first use: x/y pairs, and x0/y0/x1/y1 per edge. */
+  flat?: { vertices: Float64Array; edges: Float64Array };
+}
+
+function flat(p: Parts): NonNullable<Parts['flat']> {
+  if (!p.flat) {
+    const vertices = [...allVertices(p)].flat();
+    const segments = [...edges(p)].flatMap(([a, b]) => [a[0], a[1], b[0], b[1]]);
+    p.flat = { vertices: Float64Array.from(vertices), edges: Float64Array.from(segments) };
+  }
+  return p.flat;
 }
 
 const xy = (p: Position): Pt => [p[0]!, p[1]!];
 
+/** Prepared parts per geometry object: a filter's literal is tested against every row. */
+const prepared = new WeakMap<Geometry, Parts>();
+
 function parts(g: Geometry): Parts {
+  let p = prepared.get(g);
+  if (!p) prepared.set(g, (p = partsOf(g)));
+  return p;
+}
+
+function partsOf(g: Geometry): Parts {
   const out: Parts = { points: [], lines: [], polygons: [], dim: -1, eps: 0 };
   const walk = (x: Geometry): void => {
     switch (x.type) {
@@ -308,6 +333,44 @@ export type SpatialRelation =
  * part in no other relation.
  */
 export function spatialRelation(rel: SpatialRelation, a: Geometry, b: Geometry): boolean {
+  const fast = a.type === 'Point' ? clearPointRelation(rel, a.coordinates, b, true) : b.type === 'Point' ? clearPointRelation(rel, b.coordinates, a, false) : undefined;
+  return fast ?? exhaustiveRelation(rel, a, b);
+}
+
+/**
+ * A point's relation to a geometry when the point is clear of all its linework and vertices:
+ * then the point is either in the interior of one of its polygons or outside it altogether,
+ * no boundary or cut point of either comes near the other, and the relation follows from that.
+ * Undefined when the point is not clear (or not finite): the exhaustive method decides.
+ */
+function clearPointRelation(rel: SpatialRelation, position: Position, other: Geometry, pointFirst: boolean): boolean | undefined {
+  const p = xy(position);
+  const o = parts(other);
+  if (o.dim < 0 || !Number.isFinite(p[0]) || !Number.isFinite(p[1])) return undefined;
+  const eps = Math.max(o.eps, Math.max(1, Math.abs(p[0]), Math.abs(p[1])) * 1e-9);
+  const clear = 2 * eps;
+  const { vertices, edges: segments } = flat(o);
+  for (let i = 0; i < vertices.length; i += 2) if (Math.abs(p[0] - vertices[i]!) <= clear && Math.abs(p[1] - vertices[i + 1]!) <= clear) return undefined;
+  for (let i = 0; i < segments.length; i += 4) {
+    if (!(distToSegment(p, [segments[i]!, segments[i + 1]!], [segments[i + 2]!, segments[i + 3]!]) > clear)) return undefined;
+  }
+  const inside = locate(p, o, eps) === 'interior';
+  switch (rel) {
+    case 'intersects':
+      return inside;
+    case 'disjoint':
+      return !inside;
+    case 'within':
+      return pointFirst && inside;
+    case 'contains':
+      return !pointFirst && inside;
+    default:
+      return false; // equals, touches, overlaps, crosses need a shared boundary or equal dimensions
+  }
+}
+
+/** The relation by the general method (see the module comment). */
+export function exhaustiveRelation(rel: SpatialRelation, a: Geometry, b: Geometry): boolean {
   const r = relation(a, b);
   if (!r) return rel === 'disjoint';
   switch (rel) {

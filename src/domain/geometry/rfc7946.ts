@@ -20,6 +20,8 @@ export type ZonePolygon = { type: 'Polygon'; coordinates: Position[][] } | { typ
 
 const POLE_EPS = 1e-12;
 const AREA_EPS = 1e-18;
+/** Longitude step (degrees) within which an edge counts as running over a pole. */
+const POLE_EDGE_EPS = 1e-6;
 
 /** The outline as a GeoJSON Polygon, or a MultiPolygon when it crosses the antimeridian. */
 export function outlineToGeoJson(ring: readonly LonLatPair[]): ZonePolygon {
@@ -43,10 +45,11 @@ export function outlineToRings(ring: readonly LonLatPair[]): Position[][] {
   for (let k = k0; k <= Math.max(k0, k1); k++) {
     const lo = -180 + 360 * k;
     const hi = 180 + 360 * k;
-    let piece = clip(region, (p) => p[0]! >= lo, lo);
-    piece = clip(piece, (p) => p[0]! <= hi, hi);
-    const shifted = tidy(piece.map(([x, y]) => [clampLon(x! - 360 * k), clampLat(y!)]));
-    if (shifted.length >= 3 && Math.abs(signedArea(shifted)) > AREA_EPS) pieces.push(closeCcw(shifted));
+    const strip = clipHalfPlane([region], lo, 'east').flatMap((r) => clipHalfPlane([r], hi, 'west'));
+    for (const piece of strip) {
+      const shifted = tidy(piece.map(([x, y]) => [clampLon(x! - 360 * k), clampLat(y!)]));
+      if (shifted.length >= 3 && Math.abs(signedArea(shifted)) > AREA_EPS) pieces.push(closeCcw(shifted));
+    }
   }
   if (pieces.length === 0) throw new Error('zone outline has no area');
   return pieces;
@@ -66,66 +69,147 @@ function unwrapRegion(input: readonly LonLatPair[]): Position[] {
     else break;
   }
   pts = tidyOpen(pts);
-  const n = pts.length;
-  if (n < 3) return pts;
+  if (pts.length < 3) return pts;
 
-  // A vertex on a pole has no longitude: it becomes the pole at its neighbours' longitudes.
+  // A vertex on a pole has no longitude: the ring runs up one meridian and down another there.
+  // Such passages, and edges whose ends are half a turn apart (they run over a pole too), are
+  // the steps whose east-or-west sense the shortest way round cannot tell.
   const isPole = (p: Position) => Math.abs(Math.abs(p[1]!) - 90) < POLE_EPS;
-  if (pts.some(isPole)) return unwrapThroughPole(pts, isPole);
-
-  // Longitude step along each edge, the shortest way round.
-  const steps = pts.map((a, i) => norm180(pts[(i + 1) % n]![0]! - a[0]!));
-  const out: Position[] = [[pts[0]![0]!, pts[0]![1]!]];
-  let x = pts[0]![0]!;
-  for (let i = 0; i < n - 1; i++) {
-    x += steps[i]!;
-    out.push([x, pts[i + 1]![1]!]);
-  }
-  const winding = x + steps[n - 1]! - pts[0]![0]!;
-  if (Math.abs(winding) < 180) return out;
-  // Encircles a pole: close along the pole parallel. The zone is the small side, so the pole is
-  // the one on the side of the ring's mean latitude.
-  const meanLat = out.reduce((s, p) => s + p[1]!, 0) / out.length;
-  const pole = meanLat >= 0 ? 90 : -90;
-  const endX = pts[0]![0]! + winding;
-  out.push([endX, pts[0]![1]!], [endX, pole], [pts[0]![0]!, pole]);
-  return out;
-}
-
-/** A ring through a pole: the pole vertex becomes two points on the pole parallel. */
-function unwrapThroughPole(pts: Position[], isPole: (p: Position) => boolean): Position[] {
-  const n = pts.length;
   const start = pts.findIndex((p) => !isPole(p));
   if (start < 0) return [];
-  const seq: Position[] = [];
-  for (let i = 0; i < n; i++) seq.push(pts[(start + i) % n]!);
-  const out: Position[] = [[seq[0]![0]!, seq[0]![1]!]];
-  let x = seq[0]![0]!;
-  for (let i = 1; i <= n; i++) {
-    const p = seq[i % n]!;
-    if (isPole(p)) {
-      // Pole: stay at the previous longitude, then jump along the pole to the next real point.
-      out.push([x, p[1]!]);
-      let j = i + 1;
-      while (j <= n && isPole(seq[j % n]!)) j++;
-      const next = seq[j % n]!;
-      x += norm180(next[0]! - x);
-      out.push([x, p[1]!]);
-      i = j - 1;
-      continue;
-    }
-    if (i === n) break;
-    x += norm180(p[0]! - x);
-    out.push([x, p[1]!]);
+  const real: Position[] = [];
+  const poleAfter: Array<number | undefined> = [];
+  for (let i = 0; i < pts.length; i++) {
+    const p = pts[(start + i) % pts.length]!;
+    if (isPole(p)) poleAfter[real.length - 1] = p[1]! > 0 ? 90 : -90;
+    else real.push(p);
   }
-  // Closing back to the first point must not have moved a whole turn.
-  const last = out[out.length - 1]!;
-  const shift = Math.round((last[0]! - out[0]![0]!) / 360) * 360;
-  if (shift !== 0 && isPole(last)) last[0] = last[0]! - shift;
+  const n = real.length;
+  if (n < 2) return [];
+  const steps = real.map((a, i) => norm180(real[(i + 1) % n]![0]! - a[0]!));
+  const passages = new Map<number, number>();
+  steps.forEach((d, i) => {
+    const a = real[i]!, b = real[(i + 1) % n]!;
+    if (poleAfter[i] !== undefined) passages.set(i, poleAfter[i]!);
+    else if (Math.abs(Math.abs(d) - 180) < POLE_EDGE_EPS) passages.set(i, a[1]! + b[1]! >= 0 ? 90 : -90);
+  });
+  // The pole lies on the boundary of such a zone, so the ring cannot wind round it.
+  if (passages.size > 0) signPassagesForZeroWinding(steps, [...passages.keys()]);
+
+  const out: Position[] = [[real[0]![0]!, real[0]![1]!]];
+  let x = real[0]![0]!;
+  for (let i = 0; i < n; i++) {
+    const pole = passages.get(i);
+    if (pole !== undefined) out.push([x, pole], [x + steps[i]!, pole]);
+    x += steps[i]!;
+    if (i < n - 1) out.push([x, real[i + 1]![1]!]);
+  }
+  const winding = x - real[0]![0]!;
+  if (Math.abs(winding) < 180) return out;
+  return capAroundPole(out, winding);
+}
+
+/**
+ * A ring that winds once round a pole bounds a cap: the zone is the small side, so the pole is
+ * the one on the side of the ring's mean latitude. The ring is restarted where it crosses the
+ * antimeridian and closed along the pole parallel there, so the cap spans exactly one world
+ * copy and becomes one polygon (a seam anywhere else would make two pieces sharing an edge).
+ */
+function capAroundPole(chain: Position[], winding: number): Position[] {
+  const meanLat = chain.reduce((s, p) => s + p[1]!, 0) / chain.length;
+  const pole = meanLat >= 0 ? 90 : -90;
+  const n = chain.length;
+  const closed = [...chain, [chain[0]![0]! + winding, chain[0]![1]!]];
+  const x0 = chain[0]![0]!;
+  // The antimeridian copy c with x0 <= c < x0 + |winding| (or the mirror when winding west).
+  const dir = Math.sign(winding);
+  const c = dir > 0 ? -180 + 360 * Math.ceil((x0 + 180) / 360) : -180 + 360 * Math.floor((x0 + 180) / 360);
+  let cut = 0;
+  while (cut < n && dir * (closed[cut + 1]![0]! - c) < 0) cut++;
+  const a = closed[cut]!, b = closed[cut + 1]!;
+  const start = crossing(a, b, c);
+  const out: Position[] = [start];
+  for (let i = cut + 1; i <= n; i++) out.push(closed[i]!);
+  for (let i = 1; i <= cut; i++) out.push([closed[i]![0]! + winding, closed[i]![1]!]);
+  out.push([c + winding, start[1]!], [c + winding, pole], [c, pole]);
+  return tidyOpen(out);
+}
+
+/** Each passage step may go either way round (d or d ∓ 360): picks the senses that sum the ring's steps to zero. */
+function signPassagesForZeroWinding(steps: number[], passages: number[]): void {
+  if (passages.length > 8) return;
+  const choices = passages.map((i) => {
+    const d = steps[i]!;
+    return [d, d - 360 * (d >= 0 ? 1 : -1)];
+  });
+  const others = steps.reduce((s, d, i) => (passages.includes(i) ? s : s + d), 0);
+  let best = 0, bestTotal = Infinity;
+  for (let pick = 0; pick < 1 << passages.length; pick++) {
+    const total = Math.abs(choices.reduce((s, c, k) => s + c[(pick >> k) & 1]!, others));
+    if (total < bestTotal - 1e-9) [best, bestTotal] = [pick, total];
+  }
+  passages.forEach((i, k) => (steps[i] = choices[k]![(best >> k) & 1]!));
+}
+
+/**
+ * The parts of simple rings on one side of the vertical line x = `at`. Sutherland–Hodgman keeps
+ * one ring, so a ring that crosses the line several times comes back with its separate lobes
+ * joined by zero-width bridges along the line; those are undone by cutting the ring at its
+ * edges on the line and joining each chain's end to the chain start next along the line in
+ * the ring's direction of travel there.
+ */
+function clipHalfPlane(rings: Position[][], at: number, keep: 'east' | 'west'): Position[][] {
+  const out: Position[][] = [];
+  for (const ring of rings) {
+    const clipped = clip(ring, keep === 'east' ? (p) => p[0]! >= at : (p) => p[0]! <= at, at);
+    if (clipped.length >= 3) out.push(...separateLobes(tidy(clipped), at, keep));
+  }
   return out;
 }
 
-/** Sutherland–Hodgman against one vertical line x = `at`; the region is x-monotone enough. */
+function separateLobes(ring: Position[], at: number, keep: 'east' | 'west'): Position[][] {
+  const n = ring.length;
+  const onLine = (p: Position) => p[0] === at;
+  const lineEdges: number[] = [];
+  for (let i = 0; i < n; i++) if (onLine(ring[i]!) && onLine(ring[(i + 1) % n]!)) lineEdges.push(i);
+  if (lineEdges.length < 2) return [ring];
+  // Chains between consecutive edges on the line; each starts and ends on the line.
+  const chains: Position[][] = [];
+  for (let k = 0; k < lineEdges.length; k++) {
+    const from = (lineEdges[k]! + 1) % n;
+    const to = lineEdges[(k + 1) % lineEdges.length]!;
+    const chain: Position[] = [];
+    for (let i = from; ; i = (i + 1) % n) {
+      chain.push(ring[i]!);
+      if (i === to) break;
+    }
+    if (chain.some((p) => !onLine(p))) chains.push(chain);
+  }
+  if (chains.length < 2) return [ring];
+  // A counter-clockwise ring kept west of the line runs north along it (interior on its left).
+  const up = (signedArea(ring) > 0) === (keep === 'west');
+  const rings: Position[][] = [];
+  const used = new Set<number>();
+  for (let first = 0; first < chains.length; first++) {
+    if (used.has(first)) continue;
+    const lobe: Position[] = [];
+    for (let c = first; c >= 0 && !used.has(c); ) {
+      used.add(c);
+      lobe.push(...chains[c]!);
+      const endY = chains[c]![chains[c]!.length - 1]![1]!;
+      let next = -1, gap = Infinity;
+      chains.forEach((ch, j) => {
+        const d = (up ? 1 : -1) * (ch[0]![1]! - endY);
+        if (d >= 0 && d < gap && (!used.has(j) || j === first)) [next, gap] = [j, d];
+      });
+      c = next === first ? -1 : next;
+    }
+    rings.push(lobe);
+  }
+  return rings;
+}
+
+/** Sutherland–Hodgman against one vertical line x = `at`. */
 function clip(ring: Position[], inside: (p: Position) => boolean, at: number): Position[] {
   const out: Position[] = [];
   const n = ring.length;
@@ -145,11 +229,17 @@ function crossing(a: Position, b: Position, x: number): Position {
   return [x, a[1]! + t * (b[1]! - a[1]!)];
 }
 
+/**
+ * Shoelace area, with coordinates taken relative to the first point: on raw lon/lat the products
+ * cancel to noise for zones a few centimetres wide (level 19), and their area came out as zero.
+ */
 export function signedArea(ring: readonly Position[]): number {
+  if (ring.length === 0) return 0;
+  const x0 = ring[0]![0]!, y0 = ring[0]![1]!;
   let s = 0;
   for (let i = 0; i < ring.length; i++) {
     const a = ring[i]!, b = ring[(i + 1) % ring.length]!;
-    s += a[0]! * b[1]! - b[0]! * a[1]!;
+    s += (a[0]! - x0) * (b[1]! - y0) - (b[0]! - x0) * (a[1]! - y0);
   }
   return s / 2;
 }

@@ -40,6 +40,38 @@ describe('RFC 7946 zone geometry', () => {
     expect(totalArea(g)).to.be.closeTo(40, 1e-9);
   });
 
+  it('runs an edge whose ends are half a turn apart over the pole, on the side the ring bounds', () => {
+    // A zone with the north pole on its boundary: its top edge goes up 0°E and down 180°E.
+    const g = outlineToGeoJson(close([[0, 60], [60, 50], [120, 50], [180, 60]]));
+    expectValid(g);
+    const ring = (g as Extract<ZonePolygon, { type: 'Polygon' }>).coordinates[0]!;
+    expect(ring.filter((p) => p[1] === 90).map((p) => p[0])).to.have.members([0, 180]);
+    expect(pointInRing([90, 80], ring as number[][])).to.equal(true);
+    expect(pointInRing([-90, 80], ring as number[][])).to.equal(false);
+  });
+
+  it('gives each lobe of a ring that crosses the antimeridian several times its own polygon', () => {
+    // East of 180 in two separate lobes (172..181 and 178..182): no zero-width bridge along the cut.
+    const g = outlineToGeoJson(close([[172, 0], [181, 0], [179, 1], [178, 2], [182, 3], [182, 4], [172, 4]]));
+    expectValid(g);
+    expect(g.type).to.equal('MultiPolygon');
+    const polys = (g as Extract<ZonePolygon, { type: 'MultiPolygon' }>).coordinates;
+    expect(polys).to.have.length(3);
+    const west = polys.filter((p) => p[0]!.every((c) => c[0]! <= -178));
+    expect(west).to.have.length(2);
+    expect(totalArea(g)).to.be.closeTo(Math.abs(signedArea([[172, 0], [181, 0], [179, 1], [178, 2], [182, 3], [182, 4], [172, 4]])), 1e-9);
+  });
+
+  it('makes a cap round a pole one polygon, seamed on the antimeridian', () => {
+    const g = outlineToGeoJson(close([[30, 80], [150, 80], [270, 80]]));
+    expectValid(g);
+    expect(g.type).to.equal('Polygon');
+    const ring = (g as Extract<ZonePolygon, { type: 'Polygon' }>).coordinates[0]!;
+    expect(Math.min(...ring.map((p) => p[0]!))).to.equal(-180);
+    expect(Math.max(...ring.map((p) => p[0]!))).to.equal(180);
+    expect(pointInRing([0, 85], ring as number[][])).to.equal(true);
+  });
+
   it('splits a ring given west of -180', () => {
     const g = outlineToGeoJson(close([[-185, 10], [-178, 10], [-178, 12], [-185, 12]]));
     expect(g.type).to.equal('MultiPolygon');
