@@ -255,6 +255,78 @@ describe('items (parquet lake)', function () {
     });
   });
 
+  describe('exact bbox and spatial filters, settled in the database', () => {
+    /**
+     * Expected rows from DuckDB alone: every row's point decoded from its WKB (ST_AsText, parsed
+     * with a regular expression), compared with the box; keys in scan order.
+     */
+    async function expectedKeys(where: string, page = ''): Promise<string[]> {
+      const files = path.join(LAKE, 'demo-stations/data/*/*.parquet');
+      const rows = await duck<{ k: string }>(`
+        WITH p AS (
+          SELECT filename, file_row_number AS r, station_id || '@' || strftime(datetime, '%Y-%m-%dT%H:%M:%S.000Z') AS k,
+            regexp_extract(ST_AsText(geometry), '^POINT \\(([^ ]+) ([^ )]+)\\)$', ['x', 'y']) AS xy
+          FROM read_parquet('${files}', filename = true, file_row_number = true)),
+        q AS (SELECT filename, r, k, xy.x::DOUBLE AS x, xy.y::DOUBLE AS y FROM p)
+        SELECT k FROM q WHERE ${where} ORDER BY filename, r ${page}`);
+      return rows.map((r) => r.k);
+    }
+
+    /** Every page of the answer, following offsets, as keys. */
+    async function allKeys(query: string, limit = 1000): Promise<{ matched: number; keys: string[] }> {
+      const keys: string[] = [];
+      let matched = -1;
+      for (let offset = 0; matched < 0 || offset < matched; offset += limit) {
+        const b = await getJson(`${ITEMS}?${query}&properties=station_id,datetime&f=json&limit=${limit}&offset=${offset}`);
+        matched = b.numberMatched;
+        keys.push(...b.items.map((it: Json) => `${it.station_id}@${it.datetime}`));
+      }
+      return { matched, keys };
+    }
+
+    it('bbox answers equal the rows whose decoded point lies in the closed box, edges included, in scan order', async () => {
+      // A box whose edges pass through stations, so rows lie exactly on them.
+      const [corner] = await duck<{ x: number; y: number }>(
+        `SELECT xy.x::DOUBLE AS x, xy.y::DOUBLE AS y FROM (SELECT regexp_extract(ST_AsText(geometry), '^POINT \\(([^ ]+) ([^ )]+)\\)$', ['x', 'y']) AS xy
+           FROM read_parquet('${path.join(LAKE, 'demo-stations/data/week=01/observations.parquet')}') LIMIT 1 OFFSET 500)`,
+      );
+      const { x, y } = corner!;
+      const [east, north] = [x + 1.5, y + 1.25];
+      const onEdges = await expectedKeys(`(x = ${x} OR y = ${y}) AND x BETWEEN ${x} AND ${east} AND y BETWEEN ${y} AND ${north}`);
+      expect(onEdges.length, 'rows on the edges').to.be.greaterThan(0);
+      for (const [bbox, where] of [
+        [`${x},${y},${east},${north}`, `x BETWEEN ${x} AND ${east} AND y BETWEEN ${y} AND ${north}`],
+        ['0,45,10,50', 'x BETWEEN 0 AND 10 AND y BETWEEN 45 AND 50'],
+        ['29,30,-9,70', '(x >= 29 OR x <= -9) AND y BETWEEN 30 AND 70'],
+      ] as const) {
+        const want = await expectedKeys(where);
+        const got = await allKeys(`bbox=${bbox}`);
+        expect(got.matched, bbox).to.equal(want.length);
+        expect(got.keys, bbox).to.deep.equal(want);
+      }
+    });
+
+    it('pages anywhere in a large bbox answer, tail included, equal to the same rows of the whole', async () => {
+      const where = 'x BETWEEN -180 AND 180 AND y BETWEEN -90 AND 90';
+      expect(await expectedKeys(where, `LIMIT 3 OFFSET ${TOTAL - 2}`)).to.have.length(2);
+      for (const offset of [0, 41_995, 93_000, TOTAL - 7]) {
+        const b = await getJson(`${ITEMS}?bbox=-180,-90,180,90&properties=station_id,datetime&f=json&limit=7&offset=${offset}`);
+        expect(b.numberMatched).to.equal(TOTAL);
+        const want = await expectedKeys(where, `LIMIT 7 OFFSET ${offset}`);
+        expect(b.items.map((it: Json) => `${it.station_id}@${it.datetime}`), `offset ${offset}`).to.deep.equal(want);
+      }
+    });
+
+    it('CQL2 rectangles and other polygons give the exact answers too', async () => {
+      const rect = await allKeys(`filter=${encodeURIComponent('S_WITHIN(geometry, POLYGON((5 45, 5 47, 9 47, 9 45, 5 45)))')}`);
+      expect(rect.keys).to.deep.equal(await expectedKeys('x > 5 AND x < 9 AND y > 45 AND y < 47'));
+      // A triangle: the rows in its envelope get the exact test in the service.
+      const tri = await allKeys(`filter=${encodeURIComponent('S_INTERSECTS(geometry, POLYGON((5 45, 9 45, 5 49, 5 45)))')}`);
+      expect(tri.keys).to.deep.equal(await expectedKeys('x >= 5 AND y >= 45 AND x + y <= 54'));
+      expect(tri.matched).to.be.greaterThan(100);
+    });
+  });
+
   describe('errors and injection', () => {
     it('answers 400 for an invalid collection id and 404 for a collection without lake data', async () => {
       for (const id of ['..%2F..%2Fetc', '..%2Fdemo-stations', "demo-stations'--", 'demo-stations%00', 'a%20b']) {
@@ -276,6 +348,20 @@ describe('items (parquet lake)', function () {
       }
     });
 
+    it('answers LIKE on a number column with 400 and compares number literals beyond 2^53 as doubles', async () => {
+      const like = await status(`${ITEMS}?filter=${encodeURIComponent("temperature LIKE 'a%'")}`);
+      expect(like.status).to.equal(400);
+      expect(like.body.hint).to.match(/temperature.*LIKE/);
+      // 1e300 and 1e20 are integral JS numbers; bound as integers they overflowed BIGINT (a 500).
+      for (const [f, matched] of [['temperature > 1e300', 0], ['temperature < 1e300', -1], ['humidity > 99999999999999999999', 0]] as const) {
+        const r = await status(`${ITEMS}?limit=1&filter=${encodeURIComponent(f)}`);
+        expect(r.status, f).to.equal(200);
+        const n = (r.body as unknown as { numberMatched: number }).numberMatched;
+        if (matched === 0) expect(n, f).to.equal(0);
+        else expect(n, f).to.be.greaterThan(0);
+      }
+    });
+
     it('answers 400 for bad parameters, naming the valid properties', async () => {
       const bad = await status(`${ITEMS}?properties=station_id,nope`);
       expect(bad.status).to.equal(400);
@@ -288,6 +374,52 @@ describe('items (parquet lake)', function () {
         expect(r.status, q).to.equal(400);
         expect(r.body).to.have.keys('code', 'message', 'hint');
       }
+    });
+
+    it('answers an empty column selection: GeoJSON keeps ids and geometry, a selection of nothing is 400 naming the columns', async () => {
+      for (const q of ['properties=', 'properties=,', 'properties=%20,%20']) {
+        const b = await getJson(`${ITEMS}?${q}&limit=2`);
+        expect(b.features, q).to.have.length(2);
+        expect(b.features[0].properties, q).to.deep.equal({});
+        expect(b.features[0].geometry.type, q).to.equal('Point');
+        const one = await getJson(`${ITEMS}/3?${q}`);
+        expect(one.properties, q).to.deep.equal({});
+      }
+      for (const q of ['exclude-properties=,', 'exclude-properties=']) expect((await getJson(`${ITEMS}?${q}&limit=1`)).features[0].properties, q).to.have.property('station_id');
+      const all = 'station_id,name,temperature,humidity,wind_speed,datetime';
+      for (const q of [
+        'properties=&f=json',
+        'properties=,&f=parquet',
+        `exclude-properties=${all},geometry`,
+        `exclude-properties=${all},geometry&f=json`,
+        'properties=station_id&exclude-properties=station_id&f=json',
+        'properties=geometry&exclude-properties=geometry',
+      ]) {
+        for (const route of [ITEMS, `${ITEMS}/3`]) {
+          const r = await status(`${route}?${q}`);
+          expect(r.status, `${route}?${q}`).to.equal(400);
+          expect(r.body.code).to.equal(400);
+          expect(r.body.hint, q).to.contain('station_id').and.to.contain('wind_speed');
+        }
+      }
+    });
+
+    it('refuses deep, long and wide CQL2 with 400 naming the bound', async () => {
+      const deep = `${'('.repeat(1000)}temperature > 1${')'.repeat(1000)}`;
+      const nots = `${'NOT '.repeat(1000)}temperature > 1`;
+      const json = `${'{"op":"not","args":['.repeat(300)}{"op":">","args":[{"property":"temperature"},1]}${']}'.repeat(300)}`;
+      const wide = `temperature IN (${Array.from({ length: 1001 }, (_, i) => i).join(',')})`;
+      for (const [q, bound] of [
+        [`filter=${encodeURIComponent(deep)}`, '64 levels'],
+        [`filter=${encodeURIComponent(nots)}`, '64 levels'],
+        [`filter-lang=cql2-json&filter=${encodeURIComponent(json)}`, '64 levels'],
+        [`filter=${encodeURIComponent(wide)}`, '1000 values'],
+      ]) {
+        const r = await status(`${ITEMS}?${q}`);
+        expect(r.status, bound).to.equal(400);
+        expect(r.body.hint, bound).to.contain(bound);
+      }
+      expect((await getJson(`${ITEMS}?filter=${encodeURIComponent(`${'('.repeat(20)}temperature > 1${')'.repeat(20)}`)}&limit=1`)).numberMatched).to.be.greaterThan(0);
     });
 
     it('rejects or harmlessly binds SQL injection attempts', async () => {

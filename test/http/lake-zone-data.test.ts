@@ -7,6 +7,10 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { GRID_FACTORIES } from '../../src/app/grid-factories.js';
 import { decodeWkb } from '../../src/domain/geometry/wkb.js';
 import { representativePoint } from '../../src/domain/geometry/representative-point.js';
+import { TOKENS } from '../../src/app/tokens.js';
+import { subZonesBox } from '../../src/domain/aggregation/sub-zones-box.js';
+import { runToEnd } from '../../src/domain/dggrs/dggrs.js';
+import type { ZoneDataService } from '../../src/app/use-cases/zone-data-service.js';
 
 type Json = Record<string, any>;
 
@@ -56,11 +60,22 @@ describe('zone data from the parquet lake', function () {
     c?.closeSync();
   });
 
+  interface Compare {
+    datetime?: [string, string];
+    /** A CQL2-Text filter and the same predicate in DuckDB SQL, written independently. */
+    filter?: { cql2: string; sql: string; lang?: 'cql2-text' | 'cql2-json' };
+  }
+
   /** The API's values beside DuckDB's GROUP BY over zone ids computed for the same rows. */
-  async function compare(gridId: string, lon: number, lat: number, level: number, depth: number, datetime?: [string, string]) {
+  async function compare(gridId: string, lon: number, lat: number, level: number, depth: number, opts: Compare = {}) {
+    const { datetime, filter } = opts;
     const grid = GRID_FACTORIES[gridId]!();
     const zone = grid.zoneFromPoint(lon, lat, level);
-    const where = datetime ? `WHERE datetime BETWEEN TIMESTAMP '${datetime[0]}' AND TIMESTAMP '${datetime[1]}'` : '';
+    const conditions = [
+      ...(datetime ? [`datetime BETWEEN TIMESTAMP '${datetime[0]}' AND TIMESTAMP '${datetime[1]}'`] : []),
+      ...(filter ? [`(${filter.sql})`] : []),
+    ];
+    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
     const rows = (await c.runAndReadAll(`SELECT id, geometry AS g FROM read_parquet('${root}/demo-stations/data/**/*.parquet', union_by_name = true) ${where}`)).getRows();
     const subZones = new Set(grid.subZones(zone, depth));
     const ids: number[] = [];
@@ -73,17 +88,18 @@ describe('zone data from the parquet lake', function () {
         zones.push(z);
       }
     }
-    expect(ids.length, 'rows in the zone').to.be.greaterThan(50);
+    expect(ids.length, 'rows in the zone').to.be.greaterThan(20);
     await c.run('CREATE OR REPLACE TABLE zoned AS SELECT unnest($1) AS id, unnest($2) AS zone', [listValue(ids), listValue(zones)], [LIST(INTEGER), LIST(VARCHAR)]);
     const expected = new Map(
       (
         await c.runAndReadAll(`SELECT zone, count(*) AS n, count(temperature) AS valid, min(temperature) AS mn, max(temperature) AS mx, avg(temperature) AS mean,
-          stddev_pop(temperature) AS sd, avg(pressure) AS p FROM zoned JOIN read_parquet('${root}/demo-stations/data/**/*.parquet', union_by_name = true) USING (id) GROUP BY zone`)
+          stddev_pop(temperature) AS sd, median(temperature) AS med, avg(pressure) AS p FROM zoned JOIN read_parquet('${root}/demo-stations/data/**/*.parquet', union_by_name = true) USING (id) GROUP BY zone`)
       )
         .getRowObjectsJS()
         .map((r) => [String(r.zone), r]),
     );
-    const q = `zone-depth=${depth}&cog-stat=count,valid,min,max,mean,stdDev&properties=temperature${datetime ? `&datetime=${datetime[0].replace(' ', 'T')}Z/${datetime[1].replace(' ', 'T')}Z` : ''}`;
+    const filterQuery = filter ? `&filter=${encodeURIComponent(filter.cql2)}${filter.lang ? `&filter-lang=${filter.lang}` : ''}` : '';
+    const q = `zone-depth=${depth}&cog-stat=count,valid,min,max,mean,stdDev,median&properties=temperature${datetime ? `&datetime=${datetime[0].replace(' ', 'T')}Z/${datetime[1].replace(' ', 'T')}Z` : ''}${filterQuery}`;
     const r = await s.get(`/collections/demo-stations/dggs/${gridId}/zones/${zone}/data?${q}&f=json`);
     const body = (await r.json()) as Json;
     expect(r.status, JSON.stringify(body).slice(0, 400)).to.equal(200);
@@ -101,6 +117,7 @@ describe('zone data from the parquet lake', function () {
       if (!e) {
         expect(at('temperature_count'), z).to.equal(0);
         expect(at('temperature_mean'), z).to.equal(null);
+        expect(at('temperature_median'), z).to.equal(null);
         return;
       }
       seen += Number(e.n);
@@ -111,9 +128,10 @@ describe('zone data from the parquet lake', function () {
       expect(at('temperature_max'), z).to.equal(e.mx);
       expect(at('temperature_mean') as number, z).to.be.closeTo(e.mean as number, 1e-9);
       expect(at('temperature_stdDev') as number, z).to.be.closeTo(e.sd as number, 1e-9);
+      expect(at('temperature_median') as number, z).to.be.closeTo(e.med as number, 1e-9);
     });
     expect(seen).to.equal(ids.length);
-    return { zone, rows: ids.length };
+    return { zone, rows: ids.length, body };
   }
 
   it('aggregates per H3 sub-zone exactly as a GROUP BY over the same rows', async () => {
@@ -121,7 +139,161 @@ describe('zone data from the parquet lake', function () {
   });
 
   it('aggregates per IVEA7H sub-zone, honouring datetime', async () => {
-    await compare('IVEA7H', 10, 50, 4, 2, ['2024-01-03 00:00:00', '2024-01-07 12:00:00']);
+    await compare('IVEA7H', 10, 50, 4, 2, { datetime: ['2024-01-03 00:00:00', '2024-01-07 12:00:00'] });
+  });
+
+  it('with a CQL2 filter, aggregates exactly the GROUP BY over the filtered rows (text and JSON, with datetime)', async () => {
+    const all = await compare('H3', 10, 50, 3, 2);
+    const text = await compare('H3', 10, 50, 3, 2, { filter: { cql2: 'pressure > 300 AND (temperature < 15 OR temperature IS NULL)', sql: 'pressure > 300 AND (temperature < 15 OR temperature IS NULL)' } });
+    expect(text.rows, 'the filter removes rows').to.be.below(all.rows);
+    const json = JSON.stringify({ op: 'and', args: [{ op: 'between', args: [{ property: 'pressure' }, 100, 800] }, { op: 'in', args: [{ property: 'id' }, [...Array(3000).keys()].filter((i) => i % 3 === 0)] }] });
+    await compare('IVEA7H', 10, 50, 4, 2, { filter: { cql2: json, sql: 'pressure BETWEEN 100 AND 800 AND id % 3 = 0 AND id < 3000', lang: 'cql2-json' } });
+    await compare('IVEA7H', 10, 50, 4, 2, {
+      datetime: ['2024-01-02 00:00:00', '2024-01-09 00:00:00'],
+      filter: { cql2: "T_AFTER(datetime, TIMESTAMP('2024-01-05T00:00:00Z')) AND temperature >= 0", sql: "datetime > TIMESTAMP '2024-01-05 00:00:00' AND temperature >= 0" },
+    });
+  });
+
+  it('refuses filters it cannot apply: raster collections, bad CQL2 (with a position), unknown properties', async () => {
+    const zone = GRID_FACTORIES.H3!().zoneFromPoint(10, 50, 3);
+    const raster = await s.get(`/collections/demo-elevation/dggs/H3/zones/${zone}/data?filter=${encodeURIComponent('elevation > 3')}`);
+    expect(raster.status).to.equal(400);
+    expect(((await raster.json()) as Json).hint).to.contain('parquet-lake');
+    const bad = await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?filter=${encodeURIComponent('pressure >> 3')}`);
+    expect(bad.status).to.equal(400);
+    expect(JSON.stringify(await bad.json())).to.match(/position \d+/);
+    const unknown = await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?filter=${encodeURIComponent('altitude > 3')}`);
+    expect(unknown.status).to.equal(400);
+    expect(((await unknown.json()) as Json).hint).to.contain('"altitude"').and.to.contain('pressure');
+    const lang = await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?filter=x&filter-lang=sql`);
+    expect(lang.status).to.equal(422);
+    const types = await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?filter=${encodeURIComponent("temperature = 'high'")}`);
+    expect(types.status).to.equal(400);
+    expect(((await types.json()) as Json).hint).to.contain('temperature');
+  });
+
+  it('bounds the values a median keeps per request (limits.maxMedianValues), refusing beyond with 422', async () => {
+    const grid = GRID_FACTORIES.H3!();
+    const zone = grid.zoneFromPoint(10, 50, 3);
+    const small = await startTestServer({ lake: { root }, limits: { maxMedianValues: 40 } });
+    try {
+      const refused = await small.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?zone-depth=2&cog-stat=median`);
+      expect(refused.status).to.equal(422);
+      const body = (await refused.json()) as Json;
+      expect(body.code).to.equal(422);
+      expect(body.hint).to.contain('limits.maxMedianValues').and.to.contain('40');
+      // Other statistics stream: no bound applies to them.
+      expect((await small.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?zone-depth=2&cog-stat=mean,stdDev`)).status).to.equal(200);
+      // The service still answers after the refusal.
+      expect((await small.get('/conformance')).status).to.equal(200);
+    } finally {
+      await small.close();
+    }
+  });
+
+  /** Zones of `level` holding a row that matches `sql`, from DuckDB rows and points decoded here. */
+  async function zonesOfRows(gridId: string, level: number, sql: string): Promise<Set<string>> {
+    const grid = GRID_FACTORIES[gridId]!();
+    const rows = (await c.runAndReadAll(`SELECT geometry AS g FROM read_parquet('${root}/demo-stations/data/**/*.parquet', union_by_name = true) WHERE ${sql}`)).getRows();
+    const out = new Set<string>();
+    for (const [g] of rows) {
+      const p = representativePoint(decodeWkb((g as { bytes: Uint8Array }).bytes))!;
+      out.add(grid.zoneFromPoint(p[0], p[1], level));
+    }
+    return out;
+  }
+
+  it('a zone query with a filter keeps exactly the zones of the matching rows (parent zone and bbox)', async () => {
+    const service = s.app.container.get<ZoneDataService>(TOKENS.ZoneDataService);
+    const cases = [
+      { gridId: 'H3', parent: true, filter: 'pressure > 600 AND temperature < 5', sql: 'pressure > 600 AND temperature < 5' },
+      { gridId: 'IVEA7H', parent: false, filter: "temperature >= 25 OR T_BEFORE(datetime, TIMESTAMP('2024-01-01T12:00:00Z'))", sql: "temperature >= 25 OR datetime < TIMESTAMP '2024-01-01 12:00:00'" },
+    ];
+    for (const k of cases) {
+      const grid = GRID_FACTORIES[k.gridId]!();
+      const parent = grid.zoneFromPoint(10, 50, 3);
+      const level = 5;
+      const bbox: [number, number, number, number] = [8, 47, 12.5, 52];
+      const listing = k.parent ? grid.subZones(parent, 2) : grid.zonesInBBox(level, bbox);
+      const keep = await service.zoneQueryFilter('demo-stations', grid, level, k.parent ? { parent: { zoneId: parent, depth: 2 } } : { boxes: [bbox] }, { filter: k.filter });
+      const matching = await zonesOfRows(k.gridId, level, k.sql);
+      const all = await zonesOfRows(k.gridId, level, 'true');
+      const got = listing.filter(keep);
+      expect(got, k.filter).to.deep.equal(listing.filter((z) => matching.has(z)));
+      expect(got.length, 'zones kept').to.be.greaterThan(3);
+      expect(got.length, `${k.filter}: the filter drops zones that have rows`).to.be.below(listing.filter((z) => all.has(z)).length);
+    }
+    // Zones meeting the box whose matching rows lie outside it count: the rows are read beyond the box.
+    const grid = GRID_FACTORIES.IVEA7H!();
+    const thin: [number, number, number, number] = [10, 48, 10.001, 52];
+    const listing = grid.zonesInBBox(4, thin);
+    const keep = await service.zoneQueryFilter('demo-stations', grid, 4, { boxes: [thin] }, { filter: 'pressure >= 0' });
+    const rowsAnywhere = await zonesOfRows('IVEA7H', 4, 'pressure >= 0');
+    expect(listing.filter(keep)).to.deep.equal(listing.filter((z) => rowsAnywhere.has(z))).and.to.have.length.above(0);
+  });
+
+  it('GET zones with a filter lists exactly the zones of the matching rows, paged, with the total', async () => {
+    const grid = GRID_FACTORIES.H3!();
+    const parent = grid.zoneFromPoint(10, 50, 3);
+    const filter = 'pressure > 600 AND temperature < 5';
+    const matching = await zonesOfRows('H3', 5, filter);
+    const expected = grid.subZones(parent, 2).filter((z) => matching.has(z));
+    const base = `/collections/demo-stations/dggs/H3/zones?parent-zone=${parent}&zone-level=2&filter=${encodeURIComponent(filter)}`;
+    const all = await s.get(base);
+    expect(all.status).to.equal(200);
+    expect(((await all.json()) as Json).zones).to.deep.equal(expected);
+    expect(all.headers.get('ogc-zones-total')).to.equal(String(expected.length));
+    const first = await s.get(`${base}&limit=3`);
+    const body = (await first.json()) as Json;
+    expect(body.zones).to.deep.equal(expected.slice(0, 3));
+    const next = body.links.find((l: Json) => l.rel === 'next');
+    expect(next.href).to.contain('filter=');
+    const second = (await (await fetch(next.href.replace(/^http:\/\/[^/]+/, s.base))).json()) as Json;
+    expect(second.zones).to.deep.equal(expected.slice(3, 6));
+    // A bbox query, CQL2-JSON: the zones meeting the box that hold a matching row.
+    const json = JSON.stringify({ op: '>=', args: [{ property: 'temperature' }, 25] });
+    const bbox = [8, 47, 12.5, 52] as [number, number, number, number];
+    const hot = await zonesOfRows('IVEA7H', 5, 'temperature >= 25');
+    const inBox = (await (await s.get(`/collections/demo-stations/dggs/IVEA7H/zones?bbox=${bbox.join(',')}&zone-level=5`)).json()) as Json;
+    const res = await s.get(`/collections/demo-stations/dggs/IVEA7H/zones?bbox=${bbox.join(',')}&zone-level=5&filter-lang=cql2-json&filter=${encodeURIComponent(json)}`);
+    expect(res.status).to.equal(200);
+    const zones = ((await res.json()) as Json).zones as string[];
+    expect(zones).to.deep.equal((inBox.zones as string[]).filter((z) => hot.has(z)));
+    expect(zones.length).to.be.above(0).and.below(inBox.zones.length);
+    // Errors: bad CQL2 (400 with a position), unknown property (400), filter on the bare grid route (400).
+    const bad = await s.get(`/collections/demo-stations/dggs/H3/zones?parent-zone=${parent}&filter=${encodeURIComponent('pressure >')}`);
+    expect(bad.status).to.equal(400);
+    expect(JSON.stringify(await bad.json())).to.match(/position \d+/);
+    expect((await s.get(`/collections/demo-stations/dggs/H3/zones?parent-zone=${parent}&filter=${encodeURIComponent('altitude > 1')}`)).status).to.equal(400);
+    expect((await s.get(`/dggs/H3/zones?parent-zone=${parent}&filter=${encodeURIComponent('pressure > 1')}`)).status).to.equal(400);
+    const conformance = (await (await s.get('/conformance')).json()) as { conformsTo: string[] };
+    expect(conformance.conformsTo).to.include('https://www.opengis.net/spec/ogcapi-dggs-1/1.0/conf/zone-query-cql2-filter');
+  });
+
+  it('reads every sub-zone\'s rows: the prefilter box holds each sub-zone, also at the poles and over the antimeridian', async () => {
+    let checked = 0;
+    for (const id of ['IVEA7H', 'H3']) {
+      const grid = GRID_FACTORIES[id]!();
+      for (const [lon, lat] of [[0, 90], [0, -90], [10, 46], [180, 0], [-179.99, 10], [179.99, -30], [33, 89.9], [60, -65]] as const) {
+        for (const level of [1, 4]) {
+          const zone = grid.zoneFromPoint(lon, lat, level);
+          for (const depths of [[1], [1, 2]]) {
+            const [w, south, e, north] = runToEnd(subZonesBox(grid, zone, depths));
+            for (const d of depths) {
+              for (const sub of grid.subZones(zone, d)) {
+                for (const [x0, y] of [...grid.zoneOutline(sub, false), grid.describeZone(sub).centroid]) {
+                  const x = ((((x0 + 180) % 360) + 360) % 360) - 180;
+                  const inLon = w <= e ? x >= w - 1e-9 && x <= e + 1e-9 : x >= w - 1e-9 || x <= e + 1e-9;
+                  expect(inLon && y >= south - 1e-9 && y <= north + 1e-9, `${id} ${zone} depths ${depths}: ${sub} at ${x},${y} outside ${[w, south, e, north]}`).to.equal(true);
+                }
+                checked++;
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(checked).to.be.greaterThan(1000);
   });
 
   it('offers the numeric lake columns as zone-data fields and refuses others', async () => {

@@ -113,6 +113,129 @@ describe('HTTP: service endpoints', function () {
       expect(failures).to.deep.equal([]);
     });
 
+    it('answers the document as 3.1 unless the client accepts plain JSON and not 3.1 (GDAL 3.6)', async () => {
+      const oas31 = 'application/vnd.oai.openapi+json;version=3.1';
+      const gdal = 'application/vnd.oai.openapi+json;version=3.0, application/openapi+json;version=3.0, application/json';
+      const cases: [string | undefined, string][] = [
+        [undefined, oas31],
+        ['*/*', oas31],
+        [oas31, oas31],
+        ['application/vnd.oai.openapi+json', oas31],
+        ['application/json', 'application/json'],
+        [gdal, 'application/json'],
+        [`application/json, ${oas31}`, oas31],
+        [`${oas31};q=0.2, application/json`, 'application/json'],
+        ['application/vnd.oai.openapi+json;version=3.0, */*;q=0.1', oas31],
+        ['application/vnd.oai.openapi+json;version=3.0', oas31],
+      ];
+      for (const [accept, expected] of cases) {
+        for (const path of ['/api/openapi.json', ...(accept && accept !== '*/*' ? ['/api'] : [])]) {
+          const res = await s.get(path, accept ? { Accept: accept } : {});
+          expect(res.status, `${path} ${accept}`).to.equal(200);
+          expect(res.headers.get('content-type')!.replace(/; charset=utf-8$/, ''), `${path} ${accept}`).to.equal(expected);
+          expect(res.headers.get('vary'), `${path} ${accept}`).to.match(/Accept/);
+          expect(((await res.json()) as { openapi: string }).openapi).to.equal('3.1.0');
+        }
+      }
+      // The landing page's service-desc link still names the 3.1 type.
+      const landing = (await json('/')).body;
+      expect(landing.links.find((l: { rel: string }) => l.rel === 'service-desc').type).to.equal(oas31);
+    });
+
+    it('marks public operations with security: [] and states the bounds of integer parameters', async () => {
+      const doc = (await json('/api/openapi.json')).body as { paths: Record<string, Record<string, { security?: unknown[]; parameters?: { name: string; schema: Record<string, unknown> }[] }>> };
+      for (const [path, item] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(item)) {
+          expect(op.security, `${method} ${path}`).to.be.an('array');
+          if (path.startsWith('/orders')) expect(op.security, `${method} ${path}`).to.deep.equal([{ bearerAuth: [] }]);
+          else expect(op.security, `${method} ${path}`).to.deep.equal([]);
+        }
+      }
+      const limit = doc.paths['/collections/{collection_id}/items']!.get!.parameters!.find((p) => p.name === 'limit')!;
+      expect(limit.schema).to.include({ type: 'integer', minimum: 0, maximum: s.config.limits.itemsMaxLimit });
+      const lake = s.config.collections.find((c) => c.backing.kind === 'parquet-lake')!.id;
+      const over = await s.get(`/collections/${lake}/items?limit=${s.config.limits.itemsMaxLimit + 1}`);
+      expect(over.status).to.equal(400);
+      expect(((await over.json()) as { hint: string }).hint).to.contain(String(s.config.limits.itemsMaxLimit));
+    });
+
+    it('lists each lake collection\'s items at its own path with its properties as equality parameters, and they filter as documented', async () => {
+      const lake = s.config.collections.find((c) => c.backing.kind === 'parquet-lake')!.id;
+      const doc = (await json('/api/openapi.json')).body as { paths: Record<string, { get: { operationId: string; parameters: { name: string; in: string; schema: { enum?: string[] } }[] } }> };
+      const op = doc.paths[`/collections/${lake}/items`]!.get;
+      expect(op.operationId).to.equal(`getItems.${lake}`);
+      const names = op.parameters.map((p) => p.name);
+      expect(names).to.not.include('collection_id');
+      // GDAL 3.x sends CQL text as `cql-text`: it must find that value, and the properties by name.
+      expect(op.parameters.find((p) => p.name === 'filter-lang')!.schema.enum).to.include.members(['cql2-text', 'cql2-json', 'cql-text']);
+      const queryables = Object.keys((await json(`/collections/${lake}/queryables`)).body.properties);
+      const expected = queryables.filter((q) => !['geometry', 'datetime', 'bbox', 'limit', 'offset', 'f', 'filter', 'properties'].includes(q));
+      expect(names).to.include.members(expected);
+      expect(expected.length).to.be.greaterThan(2);
+      // Each documented property parameter gives the rows the equivalent CQL2 filter gives.
+      const first = ((await json(`/collections/${lake}/items?limit=1`)).body.features[0]) as { properties: Record<string, string | number> };
+      for (const name of expected) {
+        const value = first.properties[name]!;
+        const byParam = (await json(`/collections/${lake}/items?limit=3&${name}=${encodeURIComponent(String(value))}`)).body;
+        const literal = typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
+        const byFilter = (await json(`/collections/${lake}/items?limit=3&filter=${encodeURIComponent(`${name} = ${literal}`)}`)).body;
+        expect(byParam.numberMatched, name).to.equal(byFilter.numberMatched);
+        expect(byParam.numberMatched, name).to.be.greaterThan(0).and.lessThan((await json(`/collections/${lake}/items?limit=0`)).body.numberMatched);
+        expect(byParam.features.map((f: { id: number }) => f.id), name).to.deep.equal(byFilter.features.map((f: { id: number }) => f.id));
+        // Paging keeps the filter.
+        const next = byParam.links.find((l: { rel: string }) => l.rel === 'next');
+        if (next) expect(new URL(next.href).searchParams.get(name), name).to.equal(String(value));
+      }
+      const bad = await json(`/collections/${lake}/items?temperature=warm`);
+      expect(bad.res.status).to.equal(400);
+      expect(bad.body.hint).to.contain('temperature');
+      const cqlText = (await json(`/collections/${lake}/items?limit=1&filter-lang=cql-text&filter=${encodeURIComponent(`station_id = '${first.properties.station_id}'`)}`)).body;
+      expect(cqlText.numberMatched).to.equal((await json(`/collections/${lake}/items?limit=1&station_id=${first.properties.station_id}`)).body.numberMatched);
+    });
+
+    it('compares a datetime column with a quoted timestamp (as GDAL writes it) and refuses other type clashes with 400, never 500', async () => {
+      const lake = s.config.collections.find((c) => c.backing.kind === 'parquet-lake')!.id;
+      const count = async (filter: string) => {
+        const { res, body } = await json(`/collections/${lake}/items?limit=0&filter=${encodeURIComponent(filter)}`);
+        return { status: res.status, n: body.numberMatched as number, hint: body.hint as string };
+      };
+      const quoted = await count("datetime >= '2024-01-20T00:00:00Z'");
+      expect(quoted.status).to.equal(200);
+      expect(quoted.n).to.equal((await count("datetime >= TIMESTAMP('2024-01-20T00:00:00Z')")).n);
+      expect(quoted.n).to.be.greaterThan(0);
+      for (const clash of ["temperature = 'warm'", 'station_id = 5', 'datetime > 5', "datetime > 'yesterday'", "station_id IN ('a', 5)"]) {
+        const r = await count(clash);
+        expect(r.status, clash).to.equal(400);
+        expect(r.hint, clash).to.match(/cannot be compared/);
+      }
+    });
+
+    it('names the operations as OGC API - DGGS /req/operation-ids and Common do, each id once', async () => {
+      const doc = (await json('/api/openapi.json')).body as { paths: Record<string, Record<string, { operationId: string }>> };
+      const expected: Record<string, string> = {
+        '/': 'getLandingPage',
+        '/conformance': 'getConformance',
+        '/api': 'getAPI',
+        '/collections': 'getCollectionsList',
+        '/collections/{collection_id}': 'getCollection',
+        '/dggs': '.dataset.getDGGRSList',
+        '/dggs/{dggrs_id}': '.dataset.getDGGRS',
+        '/dggs/{dggrs_id}/zones': '.dataset.getDGGRSZones',
+        '/dggs/{dggrs_id}/zones/{zone_id}': '.dataset.getDGGRSZoneInfo',
+        '/dggs/{dggrs_id}/zones/{zone_id}/data': '.dataset.getDGGRSZoneData',
+        '/collections/{collection_id}/dggs': '.collection.getDGGRSList',
+        '/collections/{collection_id}/dggs/{dggrs_id}': '.collection.getDGGRS',
+        '/collections/{collection_id}/dggs/{dggrs_id}/zones': '.collection.getDGGRSZones',
+        '/collections/{collection_id}/dggs/{dggrs_id}/zones/{zone_id}': '.collection.getDGGRSZoneInfo',
+        '/collections/{collection_id}/dggs/{dggrs_id}/zones/{zone_id}/data': '.collection.getDGGRSZoneData',
+      };
+      for (const [path, id] of Object.entries(expected)) expect(doc.paths[path]?.get?.operationId, path).to.equal(id);
+      const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+      expect(ids.filter((x, i) => ids.indexOf(x) !== i)).to.deep.equal([]);
+      const { body } = await json('/conformance');
+      expect(body.conformsTo).to.include('https://www.opengis.net/spec/ogcapi-dggs-1/1.0/conf/operation-ids');
+    });
+
     it('/api serves the offline HTML viewer by default and JSON when asked', async () => {
       const page = await s.get('/api');
       expect(page.headers.get('content-type')).to.match(/^text\/html/);
@@ -145,6 +268,25 @@ describe('HTTP: service endpoints', function () {
       expect(html).to.contain(s.config.collections[1]!.title);
       const list = await (await s.get('/collections?f=html')).text();
       for (const c of s.config.collections) expect(list).to.contain(c.title);
+    });
+
+    it('tells OGC API clients which collections have items: itemType only with an items link, layerDataType Coverage otherwise', async () => {
+      const { body } = await json('/collections');
+      for (const c of body.collections as { id: string; item_type: string; itemType?: string; layerDataType?: string; links: { rel: string; href: string }[] }[]) {
+        const kind = s.config.collections.find((x) => x.id === c.id)!.backing.kind;
+        const items = c.links.find((l) => l.rel === 'items');
+        expect(c.item_type, c.id).to.equal(kind === 'parquet-lake' || kind === 'ogc-features' ? 'feature' : 'coverage');
+        if (kind === 'parquet-lake') {
+          expect(c, c.id).to.include({ itemType: 'feature', layerDataType: 'Vector' });
+          expect(items, c.id).to.not.equal(undefined);
+          expect((await s.get(new URL(items!.href).pathname + '?limit=1')).status, c.id).to.equal(200);
+        } else {
+          expect(c, c.id).to.not.have.property('itemType');
+          expect(c.layerDataType, c.id).to.equal('Coverage');
+          expect(items, c.id).to.equal(undefined);
+          expect((await s.get(`/collections/${c.id}/items?limit=1`)).status, c.id).to.equal(404);
+        }
+      }
     });
 
     it('serves queryables and schema with svc_* field metadata', async () => {

@@ -8,12 +8,20 @@ export const FORMATS = {
   json: 'application/json',
   html: 'text/html',
   'dggs-json': 'application/vnd.ogc.dggs+json',
+  /** DGGS-UBJSON: the DGGS-JSON document in Universal Binary JSON, under the OGC media type and the plain one the standard's table names. */
+  'dggs-ubjson': 'application/vnd.ogc.dggs+ubjson',
+  ubjson: 'application/ubjson',
+  /** Zone lists as little-endian 64-bit integers (OGC 21-038r1 /req/zone-uint64). */
+  uint64: 'application/x-binary',
   geojson: 'application/geo+json',
   parquet: 'application/vnd.apache.parquet',
   geoparquet: 'application/vnd.geo+parquet',
   openapi: 'application/vnd.oai.openapi+json;version=3.1',
 } as const;
 export type Format = keyof typeof FORMATS;
+
+/** Formats whose bodies are bytes, not JSON or text (documented as binary strings). */
+export const BINARY_FORMATS: ReadonlySet<Format> = new Set<Format>(['parquet', 'geoparquet', 'dggs-ubjson', 'ubjson', 'uint64']);
 
 const ALIASES: Record<string, Format> = {
   json: 'json',
@@ -24,6 +32,14 @@ const ALIASES: Record<string, Format> = {
   'dggs-json': 'dggs-json',
   dggsjson: 'dggs-json',
   'application/vnd.ogc.dggs+json': 'dggs-json',
+  'dggs+ubjson': 'dggs-ubjson',
+  'dggs-ubjson': 'dggs-ubjson',
+  'application/vnd.ogc.dggs+ubjson': 'dggs-ubjson',
+  ubjson: 'ubjson',
+  'application/ubjson': 'ubjson',
+  uint64: 'uint64',
+  'x-binary': 'uint64',
+  'application/x-binary': 'uint64',
   geojson: 'geojson',
   'geo+json': 'geojson',
   'application/geo+json': 'geojson',
@@ -40,6 +56,9 @@ export const F_VALUE: Record<Format, string> = {
   json: 'json',
   html: 'html',
   'dggs-json': 'dggs+json',
+  'dggs-ubjson': 'dggs+ubjson',
+  ubjson: 'ubjson',
+  uint64: 'uint64',
   geojson: 'geo+json',
   parquet: 'parquet',
   geoparquet: 'geoparquet',

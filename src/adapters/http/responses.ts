@@ -1,7 +1,7 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { ZodType } from 'zod';
 import { ApiError } from './schemas/common.js';
-import { mediaType, type Format } from './formats.js';
+import { BINARY_FORMATS, mediaType, type Format } from './formats.js';
 
 type Responses = RouteConfig['responses'];
 
@@ -13,6 +13,7 @@ const ERROR_TEXT: Record<number, string> = {
   406: 'Requested format is not supported',
   413: 'Request body too large',
   422: 'Validation error',
+  429: 'Quota exceeded',
   500: 'Internal server error',
   503: 'Datastore not initialized',
 };
@@ -23,7 +24,7 @@ export function responses(success: { description: string; schema: ZodType; forma
   for (const format of success.formats ?? ['json']) {
     const type = mediaType(format);
     if (format === 'html') content[type] = { schema: { type: 'string' } };
-    else if (format === 'parquet' || format === 'geoparquet') content[type] = { schema: { type: 'string', format: 'binary' } };
+    else if (BINARY_FORMATS.has(format)) content[type] = { schema: { type: 'string', format: 'binary' } };
     else content[type] = { schema: success.schema };
   }
   const out: Responses = { [success.status ?? 200]: { description: success.description, content: content as never } };

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { Request, Response } from 'restify';
 import type { ZodType } from 'zod';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
@@ -10,7 +11,8 @@ import type { Links } from './links.js';
 export interface Reply {
   status?: number;
   contentType: string;
-  body: string | Uint8Array | object;
+  /** A Readable is streamed (memory stays bounded for large files); its length goes in `headers`. */
+  body: string | Uint8Array | Readable | object;
   headers?: Record<string, string>;
 }
 
@@ -46,10 +48,18 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends Z
   /** Formats the route can answer; the first of `defaultFormat` or this list is used when nothing is asked. */
   formats?: readonly Format[];
   defaultFormat?: Format;
-  /** Requires a bearer token (documented in OpenAPI, enforced by `authenticate`). */
+  /** Requires a bearer token (documented in OpenAPI, enforced by `authenticate` before the body is read). */
   secured?: boolean;
+  /** Refuses a request by who sent it (throw an AppError); runs before the body is read. */
+  authorize?: (req: Request) => void;
   /** Hidden from the OpenAPI document (for example /admin). */
   internal?: boolean;
+  /**
+   * Concrete paths the API document also lists this operation under, with their own query
+   * parameters (e.g. one items path per collection with that collection's properties, as OGC API
+   * Features clients such as GDAL look them up). Requests still match `path`.
+   */
+  documentedAt?: () => Promise<{ path: string; operationId: string; summary?: string; query: AnyObject }[]>;
   responses: RouteConfig['responses'];
   handler: (input: HandlerInput<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<Reply>;
 }
@@ -101,6 +111,20 @@ function validate(schema: ZodType | undefined, value: unknown, what: string, sta
 export function send(res: Response, reply: Reply): void {
   const status = reply.status ?? 200;
   for (const [k, v] of Object.entries(reply.headers ?? {})) res.header(k, v);
+  if (reply.body instanceof Readable) {
+    const stream = reply.body;
+    res.writeHead(status, { 'Content-Type': reply.contentType });
+    if (res.req?.method === 'HEAD') {
+      stream.destroy();
+      res.end();
+      return;
+    }
+    // A failed read after the headers went out can only cut the response short.
+    stream.on('error', () => res.destroy());
+    res.on('close', () => stream.destroy());
+    stream.pipe(res);
+    return;
+  }
   let payload: string | Uint8Array;
   if (typeof reply.body === 'string' || reply.body instanceof Uint8Array) payload = reply.body;
   else payload = JSON.stringify(reply.body);
@@ -109,8 +133,9 @@ export function send(res: Response, reply: Reply): void {
   res.end(buffer);
 }
 
+/** Text types get a charset; binary ones whose name merely contains "json" (UBJSON) do not. */
 function withCharset(type: string): string {
-  return /json|html|text/.test(type) && !/charset|version=/.test(type) ? `${type}; charset=utf-8` : type;
+  return /[/+]json\b|html|text/.test(type) && !/charset|version=/.test(type) ? `${type}; charset=utf-8` : type;
 }
 
 export const json = (body: object, contentType = 'application/json', status = 200): Reply => ({ status, contentType, body });

@@ -18,15 +18,14 @@ export function isLoopbackPeer(req: Request): boolean {
 
 /** Datastore initialisation and maintenance, for operators on the service host only. */
 export function adminRoutes(datastore: DatastoreAdmin): RouteModule {
-  const guard = (route: Omit<Parameters<typeof defineRoute>[0], 'internal' | 'tags' | 'responses'>): AnyRoute =>
+  const guard = (route: Omit<Parameters<typeof defineRoute>[0], 'internal' | 'tags' | 'responses' | 'authorize'>): AnyRoute =>
     defineRoute({
       ...route,
       internal: true,
       tags: ['Admin'],
       responses: {},
-      handler: async (input) => {
-        if (!isLoopbackPeer(input.req)) throw new ForbiddenError('Forbidden', 'Admin routes answer only requests from the service host.');
-        return route.handler(input);
+      authorize: (req) => {
+        if (!isLoopbackPeer(req)) throw new ForbiddenError('Forbidden', 'Admin routes answer only requests from the service host.');
       },
     });
   return {

@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
 import { z } from '../schemas/zod.js';
 import { CollectionIdParam } from '../schemas/common.js';
 import { Collection as CollectionSchema, CollectionsResponse, SchemaResponse } from '../schemas/collections.js';
@@ -6,6 +8,11 @@ import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
 import { formatParam } from '../schemas/query.js';
 import { CONF } from '../conformance-classes.js';
+import { publicSourceHref, SourceFiles } from '../source-files.js';
+import { byteRange } from '../byte-range.js';
+import { frameAround, svgMap } from '../html/svg-map.js';
+import { HttpRefusal } from '../http-errors.js';
+import { NotFoundError } from '../../../app/errors.js';
 import type { Links } from '../links.js';
 import type { Format } from '../formats.js';
 import type { RouteModule } from '../route-module.js';
@@ -33,24 +40,64 @@ export function collectionBody(c: Collection, links: Links, format: Format): Col
     links.link('describedby', `${base}/schema`, { type: 'application/schema+json', title: 'Schema' }),
     links.link('https://www.opengis.net/def/rel/ogc/1.0/dggrs-list', `${base}/dggs`, { type: 'application/json', title: 'Grids of this collection' }),
   ];
-  if (c.backing.kind === 'parquet-lake') list.push(links.link('items', `${base}/items`, { type: 'application/geo+json', title: 'Raw rows' }));
+  const hasItems = c.backing.kind === 'parquet-lake';
+  if (hasItems) list.push(links.link('items', `${base}/items`, { type: 'application/geo+json', title: 'Raw rows' }));
   return {
     id: c.id,
     title: c.title,
     description: c.description,
     attribution: c.attribution,
     item_type: c.backing.kind === 'parquet-lake' || c.backing.kind === 'ogc-features' ? 'feature' : 'coverage',
+    // What OGC API clients read: `itemType` (Common, Features) promises an items endpoint, so only
+    // collections with one carry it; GDAL's OAPIF driver skips `layerDataType` Coverage (it reads
+    // neither itemType nor the items link). Without items, a collection is served here only as
+    // zone data, i.e. values over zones: a coverage, whatever its source records are.
+    ...(hasItems ? { itemType: 'feature', layerDataType: 'Vector' as const } : { layerDataType: 'Coverage' as const }),
     crs: [CRS84],
     extent: c.extent,
     links: list,
   };
 }
 
-export function collectionRoutes(service: CollectionsService): RouteModule {
+/** Where the collection's data is read from, as a link a browser can follow; undefined for a local file that is not served. */
+function sourceOf(c: Collection, links: Links): { href: string; title: string } | undefined {
+  const b = c.backing;
+  const local = (href: string, title: string) => {
+    const url = publicSourceHref([c], href, (p) => links.href(p));
+    return url ? { href: url, title } : undefined;
+  };
+  switch (b.kind) {
+    case 'raster-url':
+      return local(b.url, `Raster file ${b.url.split('/').pop()}`);
+    case 'stac':
+      return local(b.catalog, 'STAC catalog');
+    case 'parquet-lake':
+      return { href: links.href(`/collections/${encodeURIComponent(c.id)}/items`, { f: 'html' }), title: 'Rows (items)' };
+    case 'ogc-features':
+      return { href: `${b.url.replace(/\/+$/, '')}/collections/${encodeURIComponent(b.collection)}`, title: `OGC API Features collection ${b.collection}` };
+  }
+}
+
+/** The spatial extent over a labelled graticule, framed with room around it (the whole globe for wide extents). */
+function extentMap(c: Collection) {
+  const boxes = c.extent?.spatial?.bbox ?? [];
+  if (!boxes.length) return undefined;
+  // A box crossing the antimeridian (west > east) is drawn east of its west edge.
+  const rings = boxes.map(([w, s, e, n]) => {
+    const east = e < w ? e + 360 : e;
+    return [[w, s], [east, s], [east, n], [w, n], [w, s]];
+  });
+  const xs = rings.flatMap((r) => r.map((p) => p[0]!)), ys = rings.flatMap((r) => r.map((p) => p[1]!));
+  const [fw, fs, fe, fn] = frameAround(Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys), 0.5, 10);
+  const frame: [number, number, number, number] = fe - fw >= 300 ? [-180, -90, 180, 90] : [fw, fs, fe, fn];
+  return svgMap({ polygons: rings.map((ring, i) => ({ rings: [ring], cls: 'ext', title: `Extent ${boxes[i]!.join(', ')}` })), frame, graticule: true, width: 560 });
+}
+
+export function collectionRoutes(service: CollectionsService, sources = new SourceFiles()): RouteModule {
   const list = defineRoute({
     method: 'get',
     path: '/collections',
-    operationId: 'getCollections',
+    operationId: 'getCollectionsList',
     summary: 'The collections served (only `f` is honoured)',
     tags: ['Collections'],
     query: fQuery,
@@ -91,6 +138,10 @@ export function collectionRoutes(service: CollectionsService): RouteModule {
           links: body.links,
           collection: body,
           kind: KIND_LABEL[c.backing.kind],
+          source: sourceOf(c, links),
+          map: extentMap(c),
+          dggsHref: links.href(`/collections/${encodeURIComponent(c.id)}/dggs`, { f: 'html' }),
+          itemsHref: c.backing.kind === 'parquet-lake' ? links.href(`/collections/${encodeURIComponent(c.id)}/items`, { f: 'html' }) : undefined,
         });
       }
       return json(body);
@@ -133,8 +184,49 @@ export function collectionRoutes(service: CollectionsService): RouteModule {
       },
     });
 
+  const sourceFile = defineRoute({
+    method: 'get',
+    path: '/collections/{collection_id}/source/{name}',
+    operationId: 'getCollectionSourceFile',
+    summary: 'A local file the collection is read from (its raster, or its STAC catalog, items and assets), read-only, with byte ranges',
+    description:
+      'Only the files the collection\'s configuration names are served: a raster-url collection\'s file, and a static STAC catalog on disk with what it links. ' +
+      '`name` is the path relative to the configured file\'s directory (one URL segment: `/` written `%2F`). `Range: bytes=a-b` answers 206, so GDAL and QGIS can read a COG in place (`/vsicurl/`). Remote sources are linked directly, never served here.',
+    tags: ['Collections'],
+    params: z.object({ collection_id: CollectionIdParam, name: z.string().max(1024).openapi({ param: { name: 'name', in: 'path' }, description: 'File path relative to the configured file\'s directory', example: 'elevation.tif' }) }),
+    responses: {
+      200: { description: 'The whole file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+      206: { description: 'The requested byte range', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+      ...responses({ description: 'unused', schema: z.object({}) }, [404, 416]),
+    },
+    handler: async ({ params, req }) => {
+      const c = service.get(params.collection_id);
+      const f = await sources.open(c, params.name);
+      if (!f) throw new NotFoundError('Source file not found', `Collection "${c.id}" serves only the local files its configuration names; its links with rel "source" point to them.`);
+      const etag = `"${f.size.toString(16)}-${Math.floor(f.mtimeMs).toString(16)}"`;
+      const headers: Record<string, string> = {
+        'Accept-Ranges': 'bytes',
+        ETag: etag,
+        'Last-Modified': new Date(f.mtimeMs).toUTCString(),
+        'Cache-Control': 'public, max-age=3600',
+        'Content-Disposition': `inline; filename="${path.basename(f.file).replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+      };
+      if (req.header('if-none-match') === etag) return { status: 304, contentType: f.type, body: '', headers };
+      const ifRange = req.header('if-range');
+      const range = ifRange === undefined || ifRange === etag ? byteRange(req.header('range'), f.size) : undefined;
+      if (range === 'unsatisfiable') throw new HttpRefusal(416, 'Range not satisfiable', `The file has ${f.size} bytes; ask for bytes=0-${Math.max(0, f.size - 1)} or a part of them.`, { 'Content-Range': `bytes */${f.size}` });
+      if (range) {
+        headers['Content-Range'] = `bytes ${range.start}-${range.end}/${f.size}`;
+        headers['Content-Length'] = String(range.end - range.start + 1);
+        return { status: 206, contentType: f.type, body: createReadStream(f.file, range), headers };
+      }
+      headers['Content-Length'] = String(f.size);
+      return { contentType: f.type, body: createReadStream(f.file), headers };
+    },
+  });
+
   return {
-    routes: [list, one, schemaRoute('queryables'), schemaRoute('schema')],
+    routes: [list, one, schemaRoute('queryables'), schemaRoute('schema'), sourceFile],
     conformance: [CONF.collections, CONF.collectionsJson, CONF.collectionsHtml, CONF.featuresQueryables],
   };
 }

@@ -5,20 +5,25 @@ import { defineRoute, json, type AnyRoute, type Reply } from '../route.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
 import { zoneSvgMap } from '../html/zone-svg.js';
+import { publicSourceHref } from '../source-files.js';
 import { formatParam, queryBBox, queryBoolean, queryInteger } from '../schemas/query.js';
 import { CONF } from '../conformance-classes.js';
 import { F_VALUE, mediaType, type Format } from '../formats.js';
-import { zoneFeature, zoneFeatureCollection, zoneGeometry } from '../encoders/zone-list-geojson.js';
-import { encodeZoneListParquet } from '../encoders/zone-list-parquet.js';
+import { zoneFeature, zoneFeatureCollectionBytes, zoneGeometry } from '../encoders/zone-list-geojson.js';
+import { encodeZoneListParquet, zoneListParquetRows } from '../encoders/zone-list-parquet.js';
+import { runStepped } from '../../../app/run-stepped.js';
 import type { Links } from '../links.js';
 import type { RouteModule } from '../route-module.js';
-import { MAX_ZONES_PER_QUERY, type ZoneListPage, type ZonesService } from '../../../app/use-cases/zones-service.js';
-import type { Dggrs } from '../../../domain/dggrs/dggrs.js';
+import { MAX_EDGE_ZONES, MAX_ZONES_PER_QUERY, type ZoneListPage, type ZonesService } from '../../../app/use-cases/zones-service.js';
+import type { Dggrs, Stepped, ZoneDescription } from '../../../domain/dggrs/dggrs.js';
 import type { Collection } from '../../../domain/collection.js';
-import type { ZoneDataService } from '../../../app/use-cases/zone-data-service.js';
+import type { ZoneDataService, ZoneQueryScope } from '../../../app/use-cases/zone-data-service.js';
+import { BadRequestError, NotAcceptableError } from '../../../app/errors.js';
+import { allValues, isTemporal, zoneQueryArea, SUPPORTED_CRS_TEXT } from '../zone-query-area.js';
+import { zoneListUint64 } from '../encoders/zone-list-uint64.js';
 
 /** Zone info of a collection carries per-field statistics when its backing serves zone data. */
-type ZoneStatistics = Pick<ZoneDataService, 'zoneStatistics'>;
+type ZoneStatistics = Pick<ZoneDataService, 'zoneStatistics' | 'zoneQueryFilter'>;
 
 /**
  * Grid and zone routes, each in a bare (`/dggs/...`) and a collection-scoped
@@ -41,21 +46,30 @@ const rel = {
 };
 
 const GRID_FORMATS = ['json', 'html'] as const satisfies readonly Format[];
-const LIST_FORMATS = ['json', 'html', 'geojson', 'parquet', 'geoparquet'] as const satisfies readonly Format[];
+const LIST_FORMATS = ['json', 'html', 'geojson', 'parquet', 'geoparquet', 'uint64'] as const satisfies readonly Format[];
 const ZONE_FORMATS = ['json', 'html', 'geojson'] as const satisfies readonly Format[];
 /** HTML zone lists describe and draw at most this many zones of a page (the ids are all listed). */
 const HTML_DETAIL = 400;
-const HTML_DRAW = 3000;
+const HTML_DRAW = 300;
+const HTML_OUTLINE = 5000;
+/** Zones described or outlined between two pauses while an HTML zone list is prepared. */
+const ZONES_PER_STEP = 50;
 
 const gridQuery = z.object({ f: formatParam(GRID_FORMATS) });
 const zonesQuery = z.object({
   bbox: queryBBox('Zones intersecting min_lon,min_lat,max_lon,max_lat (CRS84; min_lon > max_lon crosses the antimeridian). On a collection, clamped to its extent.'),
+  'bbox-crs': z.string().optional().openapi({ description: `CRS of bbox: ${SUPPORTED_CRS_TEXT}; others are 400` }),
+  subset: z.string().optional().openapi({ description: 'Lat(min:max),Lon(min:max) (CRS84; Lon min > max crosses the antimeridian; * for an open end), instead of bbox; on a collection with a temporal extent also time("start":"end"). Repeated subset parameters read as one list. 400 for another axis or with bbox.', example: 'Lat(44:48),Lon(5:16)' }),
+  'subset-crs': z.string().optional().openapi({ description: `CRS of the Lat/Lon subset: ${SUPPORTED_CRS_TEXT}; others are 400` }),
+  datetime: z.string().optional().openapi({ description: 'RFC 3339 instant or interval start/end (open ends `..`): on a collection with rows in time (parquet lake), the zones holding a row in it; elsewhere checked (400 when malformed) and ignored', example: '2024-01-05T00:00:00Z/2024-01-10T00:00:00Z' }),
   'zone-level': queryInteger('Level of the listed zones (default: the grid default level); with parent-zone, the depth below the parent (default 1)', { min: 0 }),
   'parent-zone': z.string().min(1).optional().openapi({ description: 'List the sub-zones of this zone, in the grid sub-zone order' }),
   'compact-zones': queryBoolean('Must be omitted or false: compaction is not implemented (true is a 400)'),
   'refined-geometry': queryBoolean('Densify zone edges in geometry outputs (default true)'),
   limit: queryInteger('Zones per page; capped at the service maximum', { min: 1 }),
   offset: queryInteger('Zones to skip (paging; follow the `next` link)', { min: 0 }),
+  filter: z.string().optional().openapi({ description: 'Collection routes: CQL2 keeping the zones where matching data exists (lake: a matching row in the zone; rasters: the zone\'s field values at the listed level and its `geometry`)' }),
+  'filter-lang': z.enum(['cql2-text', 'cql2-json']).optional().openapi({ description: 'Encoding of `filter`; default cql2-text' }),
   f: formatParam(LIST_FORMATS),
 });
 const zoneQuery = z.object({
@@ -157,10 +171,14 @@ function listLinks(links: Links, scope: Scope, page: ZoneListPage, format: Forma
 function sourceLink(links: Links, c: Collection, bbox: number[]): Link | undefined {
   const b = c.backing;
   switch (b.kind) {
-    case 'raster-url':
-      return { href: b.url, rel: 'source', type: 'image/tiff; application=geotiff; profile=cloud-optimized', title: 'Source raster (COG)' };
-    case 'stac':
-      return { href: b.catalog, rel: 'source', type: 'application/json', title: 'Source STAC catalog' };
+    case 'raster-url': {
+      const href = publicSourceHref([c], b.url, (p) => links.href(p));
+      return href ? { href, rel: 'source', type: 'image/tiff; application=geotiff; profile=cloud-optimized', title: 'Source raster (COG)' } : undefined;
+    }
+    case 'stac': {
+      const href = publicSourceHref([c], b.catalog, (p) => links.href(p));
+      return href ? { href, rel: 'source', type: 'application/json', title: 'Source STAC catalog' } : undefined;
+    }
     case 'parquet-lake':
       return links.link('source', `/collections/${enc(c.id)}/items`, { type: 'application/geo+json', title: 'Source rows in the zone bbox', query: { bbox: bbox.join(',') } });
     case 'ogc-features': {
@@ -181,9 +199,22 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics): Route
     return { collection, prefix: `/collections/${enc(collection.id)}` };
   };
 
+  /**
+   * `filter` keeps the zones where the collection has matching data; a bare grid has none to match.
+   * `datetime` on a collection with a time axis keeps the zones with data in it (elsewhere it is ignored).
+   */
+  const zoneQueryFilter = (scope: Scope, grid: Dggrs, filter: string | undefined, filterLang: 'cql2-text' | 'cql2-json' | undefined, datetime?: string) => {
+    const c = scope.collection;
+    const when = datetime !== undefined && c && isTemporal(c) ? { datetime } : {};
+    if (filter === undefined && !('datetime' in when)) return {};
+    if (!c || !stats) throw new BadRequestError('filter needs a collection', 'A zone query filter tests the data in each zone: use /collections/{collection_id}/dggs/{dggrs_id}/zones?filter=...');
+    return { keep: (level: number, area: ZoneQueryScope) => stats.zoneQueryFilter(c.id, grid, level, area, { ...(filter !== undefined ? { filter } : {}), ...(filterLang ? { filterLang } : {}), ...when }) };
+  };
+
   for (const { scoped } of forms) {
     const base = scoped ? '/collections/{collection_id}/dggs' : '/dggs';
-    const opBase = scoped ? 'Collection' : '';
+    // Operation ids end with the suffixes of OGC 21-038r1 /req/operation-ids (`.dataset.getDGGRSList`...).
+    const origin = scoped ? '.collection' : '.dataset';
     const tags = ['DGGS'];
     const listParams = scoped ? z.object({ collection_id: CollectionIdParam }) : z.object({});
     const gridParams = scoped ? z.object({ collection_id: CollectionIdParam, dggrs_id: DggrsIdParam }) : z.object({ dggrs_id: DggrsIdParam });
@@ -196,7 +227,7 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics): Route
       defineRoute({
         method: 'get',
         path: base,
-        operationId: scoped ? 'getCollectionDggsList' : 'getDggsList',
+        operationId: `${origin}.getDGGRSList`,
         summary: scoped ? 'Grids available for a collection' : 'Grids (DGGRS) available',
         tags,
         params: listParams,
@@ -233,7 +264,7 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics): Route
       defineRoute({
         method: 'get',
         path: `${base}/{dggrs_id}`,
-        operationId: `get${opBase}Dggrs`,
+        operationId: `${origin}.getDGGRS`,
         summary: scoped ? 'Describe a grid for a collection' : 'Describe a grid (DGGRS)',
         tags,
         params: gridParams,
@@ -247,7 +278,10 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics): Route
           const body = gridBody(links, scope, grid, format);
           if (format === 'html') {
             const level0 = grid.zonesInBBox(0, [-180, -90, 180, 90]);
-            const levels = Array.from({ length: Math.min(grid.maxRefinementLevel, 15) + 1 }, (_, l) => grid.levelInfo(l));
+            // Pentagons are the exception in hexagonal grids only (in a pentagonal grid every zone is one).
+            const hexagonal = [...level0, ...grid.children(level0[0]!)].some((z) => grid.describeZone(z).shape === 'hexagon');
+            const pentagons = hexagonal ? level0.map((z) => grid.describeZone(z)).filter((d) => d.shape === 'pentagon') : [];
+            const levels = Array.from({ length: Math.min(grid.maxRefinementLevel, 15) + 1 }, (_, l) => ({ ...grid.levelInfo(l), ...pentagonsAt(grid, pentagons, l) }));
             return renderHtml('dggrs', {
               title: grid.title,
               crumbs: crumbsFor(links, scope, grid),
@@ -266,9 +300,9 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics): Route
       defineRoute({
         method: 'get',
         path: `${base}/{dggrs_id}/zones`,
-        operationId: `get${opBase}DggrsZones`,
+        operationId: `${origin}.getDGGRSZones`,
         summary: scoped ? 'Zones of a grid covering a collection (or a box / parent zone within it)' : 'Zones of a grid in a box or below a parent zone',
-        description: `Lists zone ids of one level. Lists longer than the page size are paged with a \`next\` link; queries selecting more than ${MAX_ZONES_PER_QUERY.toLocaleString('en-US')} zones are refused with 422.`,
+        description: `Lists zone ids of one level. Lists longer than the page size are paged with a \`next\` link; queries selecting more than ${MAX_ZONES_PER_QUERY.toLocaleString('en-US')} zones, or whose bbox edges cross more than ${MAX_EDGE_ZONES.toLocaleString('en-US')} zones, are refused with 422.`,
         tags,
         params: gridParams,
         query: zonesQuery,
@@ -278,15 +312,27 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics): Route
         handler: async ({ params, query, links, format, req }) => {
           const scope = scopeOf(params as { collection_id?: string });
           const grid = service.grid(params.dggrs_id);
-          const page = service.listZones(
+          const asked = zoneQueryArea({
+            ...(query.bbox ? { bbox: query.bbox } : {}),
+            ...(query['bbox-crs'] !== undefined ? { bboxCrs: query['bbox-crs'] } : {}),
+            subsets: allValues(req.url, 'subset'),
+            ...(query['subset-crs'] !== undefined ? { subsetCrs: query['subset-crs'] } : {}),
+            ...(query.datetime !== undefined ? { datetime: query.datetime } : {}),
+            temporal: scope.collection ? isTemporal(scope.collection) : false,
+          });
+          if (format === 'uint64' && !grid.zoneToUint64) {
+            throw new NotAcceptableError(LIST_FORMATS.filter((f) => f !== 'uint64').map((f) => F_VALUE[f]), `${grid.id} defines no 64-bit integer zone ids.`);
+          }
+          const page = await service.listZones(
             grid,
             {
-              bbox: query.bbox,
+              bbox: asked.bbox,
               zoneLevel: query['zone-level'],
               parentZone: query['parent-zone'],
               compactZones: query['compact-zones'],
               limit: query.limit,
               offset: query.offset,
+              ...zoneQueryFilter(scope, grid, query.filter, query['filter-lang'], asked.datetime),
             },
             scope.collection,
           );
@@ -294,21 +340,28 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics): Route
           const linkList = listLinks(links, scope, page, format, requestQuery(req.url));
           const headers: Record<string, string> = { 'OGC-Zones-Total': String(page.total) };
           if (format === 'geojson') {
-            return { contentType: mediaType('geojson'), headers, body: zoneFeatureCollection(grid, page.zones, refined, linkList, { numberMatched: page.total }) };
+            const body = await runStepped(zoneFeatureCollectionBytes(grid, page.zones, refined, linkList, { numberMatched: page.total }));
+            return { contentType: mediaType('geojson'), headers, body };
+          }
+          if (format === 'uint64') {
+            const next = linkList.find((l) => l.rel === 'next');
+            return { contentType: mediaType('uint64'), body: zoneListUint64(grid, page.zones), headers: { ...headers, ...(next ? { Link: `<${next.href}>; rel="next"` } : {}) } };
           }
           if (format === 'parquet' || format === 'geoparquet') {
-            const body = await encodeZoneListParquet(grid, page.zones, { geometry: format === 'geoparquet', refined });
+            const rows = await runStepped(zoneListParquetRows(grid, page.zones, { geometry: format === 'geoparquet', refined }));
+            const body = await encodeZoneListParquet(grid, rows);
             return { contentType: mediaType(format), body, headers: { ...headers, 'Content-Disposition': `attachment; filename="${grid.id}-zones.${format === 'parquet' ? 'parquet' : 'geoparquet'}.parquet"` } };
           }
-          const area = page.zones.reduce((s, zid) => s + grid.describeZone(zid).areaMetersSquare, 0);
-          if (format === 'html') return zoneListHtml(links, scope, page, linkList, area, query);
+          // Areas depend on the zone's level and shape only: no zone is described for them.
+          const area = page.zones.reduce((s, zid) => s + grid.zoneArea(zid), 0);
+          if (format === 'html') return await zoneListHtml(links, scope, page, linkList, area, query);
           return { contentType: 'application/json', headers, body: { zones: page.zones, returnedAreaMetersSquare: area, linkTemplates: zoneTemplates(links, scope, grid), links: linkList } };
         },
       }),
       defineRoute({
         method: 'get',
         path: `${base}/{dggrs_id}/zones/{zone_id}`,
-        operationId: `get${opBase}DggrsZone`,
+        operationId: `${origin}.getDGGRSZoneInfo`,
         summary: scoped ? 'Describe one zone, with links to the collection data' : 'Describe one zone',
         tags,
         params: zoneParams,
@@ -328,7 +381,7 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics): Route
 
   return {
     routes,
-    conformance: [CONF.dggsCore, CONF.dggsRoot, CONF.dggsCollection, CONF.dggsZoneQuery, CONF.dggsZoneHtml, CONF.dggsZoneGeojson],
+    conformance: [CONF.dggsCore, CONF.dggsRoot, CONF.dggsCollection, CONF.dggsZoneQuery, CONF.dggsZoneHtml, CONF.dggsZoneGeojson, CONF.dggsZoneUint64, CONF.dggsZoneQueryCql2Filter],
   };
 }
 
@@ -407,28 +460,68 @@ async function zoneInfo(service: ZonesService, scope: Scope, gridId: string, zon
  * `statistics` for a collection's zone, or nothing: backings without zone data (and any failure
  * to read the source) leave it out rather than fail the zone info, which stands on the grid alone.
  */
+/**
+ * Statistics are an extra of zone info: they are left out when the source fails, and when it
+ * has not answered within STATISTICS_MS (a remote backend over a large zone can take far longer
+ * than the zone info itself; its own bounds still end that work).
+ */
+const STATISTICS_MS = 2000;
+
 async function statisticsOf(stats: ZoneStatistics | undefined, scope: Scope, gridId: string, zoneId: string) {
   if (!stats || !scope.collection) return {};
+  let timer: NodeJS.Timeout | undefined;
   try {
-    const statistics = await stats.zoneStatistics(scope.collection.id, gridId, zoneId);
-    return Object.keys(statistics).length ? { statistics } : {};
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), STATISTICS_MS)));
+    const work = stats.zoneStatistics(scope.collection.id, gridId, zoneId);
+    work.catch(() => undefined);
+    const statistics = await Promise.race([work, late]);
+    return statistics && Object.keys(statistics).length ? { statistics } : {};
   } catch {
     return {};
+  } finally {
+    clearTimeout(timer);
   }
 }
 
-function zoneListHtml(links: Links, scope: Scope, page: ZoneListPage, linkList: Link[], area: number, query: Record<string, unknown>): Reply {
+/**
+ * The pentagons of a level: as many as at level 0, each the zone at a level-0 pentagon's centre
+ * (they stay at the icosahedron's vertices), with its own area; levelInfo gives the hexagons'.
+ */
+function pentagonsAt(grid: Dggrs, centres: readonly ZoneDescription[], level: number): { pentagons?: number; pentagonAreaMetersSquare?: number } {
+  if (!centres.length) return {};
+  const d = grid.describeZone(grid.zoneFromPoint(centres[0]!.centroid[0], centres[0]!.centroid[1], level));
+  return d.shape === 'pentagon' ? { pentagons: centres.length, pentagonAreaMetersSquare: d.areaMetersSquare } : {};
+}
+
+/** `fn` over `items`, a few at a time with pauses in between. */
+function* mapInSteps<T, U>(items: readonly T[], fn: (item: T) => U): Stepped<U[]> {
+  const out: U[] = [];
+  for (const item of items) {
+    out.push(fn(item));
+    if (out.length % ZONES_PER_STEP === 0) yield;
+  }
+  return out;
+}
+
+async function zoneListHtml(links: Links, scope: Scope, page: ZoneListPage, linkList: Link[], area: number, query: Record<string, unknown>): Promise<Reply> {
   const grid = page.grid;
   const gpath = gridPath(scope, grid);
   const zpath = (z: string) => `${gpath}/zones/${enc(z)}`;
   const parent = typeof query['parent-zone'] === 'string' ? query['parent-zone'] : undefined;
-  const detail = page.zones.slice(0, HTML_DETAIL).map((zid) => {
+  const detail = await runStepped(mapInSteps(page.zones.slice(0, HTML_DETAIL), (zid) => {
     const d = grid.describeZone(zid);
     return { id: zid, href: links.href(zpath(zid), { f: 'html' }), shape: d.shape, area: d.areaMetersSquare, centroid: d.centroid, dataHref: scope.collection ? links.href(`${zpath(zid)}/data`) : undefined };
-  });
+  }));
   const box = page.boxes[0];
   const refLon = parent ? grid.describeZone(parent).centroid[0] : box ? (box[0] <= box[2] ? (box[0] + box[2]) / 2 : ((box[0] + box[2] + 360) / 2 + 180) % 360 - 180) : 0;
-  const map = page.zones.length <= HTML_DRAW ? zoneSvgMap(grid, page.zones.map((zid) => ({ zoneId: zid, cls: 'z', href: links.href(zpath(zid), { f: 'html' }) })), refLon, 720) : undefined;
+  // Up to HTML_DRAW zones are drawn refined, each linking to its page; up to HTML_OUTLINE (a world
+  // list at a default level) as plain outlines only, to keep the page small.
+  const shown = page.zones.slice(0, HTML_OUTLINE);
+  const refined = shown.length <= HTML_DRAW;
+  // The outlines (the costly part of the map) are made in steps; the map then reads them back.
+  const outlines = new Map(await runStepped(mapInSteps(shown, (zid) => [zid, grid.zoneOutline(zid, refined)] as const)));
+  const drawn: Dggrs = Object.create(grid, { zoneOutline: { value: (zid: string) => outlines.get(zid) ?? grid.zoneOutline(zid, refined) } });
+  const map = zoneSvgMap(drawn, shown.map((zid) => ({ zoneId: zid, cls: 'z', ...(refined ? { href: links.href(zpath(zid), { f: 'html' }) } : {}) })), refLon, 720);
   return renderHtml('zones', {
     title: parent ? `Sub-zones of ${parent}` : `Zones of ${grid.id} at level ${page.level}`,
     crumbs: crumbsFor(links, scope, grid, [['Zones', '']]),
@@ -443,6 +536,7 @@ function zoneListHtml(links: Links, scope: Scope, page: ZoneListPage, linkList: 
     next: linkList.find((l) => l.rel === 'next' && l.type === 'text/html'),
     prev: linkList.find((l) => l.rel === 'prev' && l.type === 'text/html'),
     map,
+    mapped: shown.length,
     form: {
       action: links.href(`${gpath}/zones`),
       bbox: typeof query.bbox === 'object' && query.bbox ? (query.bbox as number[]).join(',') : '',

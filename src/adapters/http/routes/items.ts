@@ -3,6 +3,7 @@
  * collections (OGC API - Features core, GeoJSON, HTML, Filter with CQL2).
  */
 import type { Request } from 'restify';
+import { z } from '../schemas/zod.js';
 import { defineRoute, json, type Reply } from '../route.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
@@ -13,6 +14,7 @@ import type { Link } from '../schemas/common.js';
 import type { RouteModule } from '../route-module.js';
 import { FeatureCollectionResponse, FeatureResponse, ItemParams, ItemQuery, ItemsParams, ItemsQuery, RawItemResponse, RawItemsResponse } from '../schemas/items.js';
 import { rawRow, toFeature } from '../encoders/items-encoding.js';
+import { geometriesMap, geometryText } from '../html/geometry-map.js';
 import type { ItemsQuery as ServiceQuery, ItemsResult, ItemsService } from '../../../app/use-cases/items-service.js';
 
 const FORMATS = ['geojson', 'json', 'html', 'parquet', 'geoparquet'] as const satisfies readonly Format[];
@@ -22,10 +24,13 @@ const CARRIED = ['bbox', 'datetime', 'properties', 'exclude-properties', 'filter
 
 type Query = Record<string, string | number | undefined>;
 
+/** Query parameters the route declares; any other is a `<property>=<value>` filter (or ignored). */
+const DECLARED = new Set(Object.keys(ItemsQuery.shape));
+
 function carried(req: Request): Query {
   const out: Query = {};
   const raw = (req.query ?? {}) as Record<string, unknown>;
-  for (const k of CARRIED) {
+  for (const k of [...CARRIED, ...Object.keys(raw).filter((name) => !DECLARED.has(name))]) {
     const v = raw[k];
     const last = Array.isArray(v) ? v[v.length - 1] : v;
     if (typeof last === 'string') out[k] = last;
@@ -33,8 +38,19 @@ function carried(req: Request): Query {
   return out;
 }
 
-function serviceQuery(q: { bbox?: [number, number, number, number] | undefined; datetime?: string | undefined; properties?: string[] | undefined; 'exclude-properties'?: string[] | undefined; filter?: string | undefined; 'filter-lang'?: 'cql2-text' | 'cql2-json' | undefined }, format: Format): ServiceQuery {
+/** `<property>=<value>` parameters: every undeclared one; the service keeps those naming a column. */
+function propertyEquals(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
+    const last = Array.isArray(v) ? v[v.length - 1] : v;
+    if (!DECLARED.has(k) && typeof last === 'string') out[k] = last;
+  }
+  return out;
+}
+
+function serviceQuery(q: { bbox?: [number, number, number, number] | undefined; datetime?: string | undefined; properties?: string[] | undefined; 'exclude-properties'?: string[] | undefined; filter?: string | undefined; 'filter-lang'?: 'cql2-text' | 'cql2-json' | 'cql-text' | undefined }, format: Format, req: Request): ServiceQuery {
   return {
+    propertyEquals: propertyEquals(req),
     ...(q.bbox ? { bbox: q.bbox } : {}),
     ...(q.datetime !== undefined ? { datetime: q.datetime } : {}),
     ...(q.properties ? { properties: q.properties } : {}),
@@ -72,6 +88,22 @@ export function itemRoutes(service: ItemsService): RouteModule {
     tags: ['Items'],
     params: ItemsParams,
     query: ItemsQuery,
+    // One concrete path per lake collection, listing its properties as equality parameters: GDAL's
+    // OAPIF driver looks a layer's parameters up at /collections/<id>/items and pushes `-where`
+    // to the server only for what it finds there (as `filter`, or `<property>=<value>`).
+    documentedAt: async () =>
+      (await service.propertyParameters()).map(({ id, columns }) => ({
+        path: `/collections/${id}/items`,
+        operationId: `getItems.${id}`,
+        summary: `Raw rows of ${id}, paged`,
+        query: ItemsQuery.extend(
+          Object.fromEntries(
+            columns
+              .filter((c) => !DECLARED.has(c.name))
+              .map((c) => [c.name, z.string().optional().openapi({ description: `Rows whose ${c.name} equals this value (${c.type})` })]),
+          ),
+        ),
+      })),
     formats: FORMATS,
     defaultFormat: 'geojson',
     responses: responses({ description: 'One page of rows', schema: FeatureCollectionResponse, formats: FORMATS }, [400, 404, 406]),
@@ -79,7 +111,7 @@ export function itemRoutes(service: ItemsService): RouteModule {
       const limit = query.limit ?? DEFAULT_LIMIT;
       const offset = query.offset ?? 0;
       const id = params.collection_id;
-      const sq = { ...serviceQuery(query, format), limit, offset };
+      const sq = { ...serviceQuery(query, format, req), limit, offset };
       if (format === 'parquet' || format === 'geoparquet') {
         const { bytes } = await service.parquet(id, sq, format === 'geoparquet');
         return parquetReply(bytes, format, fileName(id, `items-${offset}`));
@@ -135,7 +167,7 @@ export function itemRoutes(service: ItemsService): RouteModule {
     handler: async ({ params, query, format, links, req }) => {
       const id = params.collection_id;
       const fid = params.feature_id;
-      const sq = serviceQuery(query, format);
+      const sq = serviceQuery(query, format, req);
       if (format === 'parquet' || format === 'geoparquet') {
         const { bytes } = await service.parquet(id, { ...sq, offset: fid, limit: 1 }, format === 'geoparquet', true);
         return parquetReply(bytes, format, fileName(id, `item-${fid}`));
@@ -155,12 +187,14 @@ export function itemRoutes(service: ItemsService): RouteModule {
         return json(body);
       }
       if (format === 'html') {
+        const geometry = toFeature(row, result.dataset.geometryColumn).geometry;
         return renderHtml('item', {
           title: `${result.collection.title}: item ${fid}`,
           crumbs: crumbs(links, result, [['Items', links.href(itemsPath, { f: 'html' })], [`Item ${fid}`, '']]),
           links: linkList,
-          row: rawRow(row),
-          geometry: toFeature(row, result.dataset.geometryColumn).geometry,
+          row: htmlValues(row, result.dataset.geometryColumn, Infinity),
+          geometryColumn: result.dataset.geometryColumn,
+          map: geometriesMap([{ geometry, title: `Item ${fid}` }]),
           numberMatched: result.page.numberMatched,
         });
       }
@@ -199,6 +233,13 @@ function crumbs(links: Links, result: ItemsResult, tail: [string, string][]): [s
   return [['Home', links.href('/')], ['Collections', links.href('/collections', { f: 'html' })], [result.collection.title, links.href(`/collections/${encodeURIComponent(id)}`, { f: 'html' })], ...tail];
 }
 
+/** A row for the HTML tables: the geometry as WKT (not WKB bytes), the rest as the raw JSON shows it. */
+function htmlValues(row: ItemsResult['page']['rows'][number], geometryColumn: string | undefined, maxWkt?: number): Record<string, unknown> {
+  const values = rawRow(row);
+  if (geometryColumn && geometryColumn in values) values[geometryColumn] = geometryText(toFeature(row, geometryColumn).geometry, maxWkt);
+  return values;
+}
+
 function html(result: ItemsResult, links: Links, pageLinkList: Link[], carry: Query, offset: number, limit: number): Reply {
   const id = result.collection.id;
   const itemsPath = `/collections/${encodeURIComponent(id)}/items`;
@@ -207,7 +248,8 @@ function html(result: ItemsResult, links: Links, pageLinkList: Link[], carry: Qu
     crumbs: crumbs(links, result, [['Items', '']]),
     links: pageLinkList,
     columns: result.columns,
-    rows: result.page.rows.map((r) => ({ index: r.index, href: links.href(`${itemsPath}/${r.index}`, { ...carry, f: 'html' }), values: rawRow(r) })),
+    rows: result.page.rows.map((r) => ({ index: r.index, href: links.href(`${itemsPath}/${r.index}`, { ...carry, f: 'html' }), values: htmlValues(r, result.dataset.geometryColumn) })),
+    map: geometriesMap(result.page.rows.map((r) => ({ geometry: toFeature(r, result.dataset.geometryColumn).geometry, title: `Item ${r.index}`, href: links.href(`${itemsPath}/${r.index}`, { ...carry, f: 'html' }) }))),
     numberMatched: result.page.numberMatched,
     offset,
     limit,

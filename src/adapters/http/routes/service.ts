@@ -8,6 +8,7 @@ import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
 import { formatParam } from '../schemas/query.js';
 import { CONF } from '../conformance-classes.js';
+import { OPENAPI_31, openApiMediaType } from '../openapi/media-type.js';
 import { DatastoreNotInitializedError, NotFoundError } from '../../../app/errors.js';
 import type { RouteModule } from '../route-module.js';
 import type { DatastoreAdmin } from '../../../ports/datastore.js';
@@ -17,7 +18,7 @@ export interface ServiceRouteDeps {
   description: string;
   datastore: DatastoreAdmin;
   conformance: () => string[];
-  openApi: () => object;
+  openApi: () => object | Promise<object>;
 }
 
 const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -45,7 +46,7 @@ export function serviceRoutes(deps: ServiceRouteDeps): RouteModule {
         description: deps.description,
         links: [
           ...links.selfAndAlternates('/', format, ['json', 'html'], {}, 'Landing page'),
-          links.link('service-desc', '/api/openapi.json', { type: 'application/vnd.oai.openapi+json;version=3.1', title: 'API definition (JSON)' }),
+          links.link('service-desc', '/api/openapi.json', { type: OPENAPI_31, title: 'API definition (JSON)' }),
           links.link('service-doc', '/api', { type: 'text/html', title: 'API documentation' }),
           links.link('conformance', '/conformance', { type: 'application/json', title: 'Conformance classes' }),
           links.link('http://www.opengis.net/def/rel/ogc/1.0/conformance', '/conformance', { type: 'application/json', title: 'Conformance classes' }),
@@ -82,27 +83,27 @@ export function serviceRoutes(deps: ServiceRouteDeps): RouteModule {
   const apiDocument = defineRoute({
     method: 'get',
     path: '/api',
-    operationId: 'getApi',
+    operationId: 'getAPI',
     summary: 'API definition: an HTML viewer or the OpenAPI 3.1 JSON, by content negotiation',
     tags: ['Capabilities'],
     query: z.object({ f: formatParam(['html', 'json']) }),
     formats: ['json', 'html', 'openapi'],
     defaultFormat: 'html',
     responses: responses({ description: 'The API definition', schema: z.object({}).passthrough(), formats: ['openapi', 'json', 'html'] }, [406]),
-    handler: async ({ format, links }) => {
-      if (format === 'html') return { contentType: 'text/html', body: swaggerPage(links.href('/api/openapi.json'), links.href('/api/assets/')) };
-      return json(deps.openApi(), format === 'openapi' ? 'application/vnd.oai.openapi+json;version=3.1' : 'application/json');
+    handler: async ({ format, links, query, req }) => {
+      if (format === 'html') return { contentType: 'text/html', body: swaggerPage(links.href('/api/openapi.json'), links.href('/api/assets/')), headers: { Vary: 'Accept' } };
+      return openApiReply(await deps.openApi(), query.f ? 'application/json' : openApiMediaType(req.header('accept')));
     },
   });
 
   const apiJson = defineRoute({
     method: 'get',
     path: '/api/openapi.json',
-    operationId: 'getApiJson',
+    operationId: 'getAPIDocument',
     summary: 'API definition as OpenAPI 3.1 JSON',
     tags: ['Capabilities'],
     responses: responses({ description: 'The OpenAPI document', schema: z.object({}).passthrough() }, []),
-    handler: async () => json(deps.openApi(), 'application/vnd.oai.openapi+json;version=3.1'),
+    handler: async ({ req }) => openApiReply(await deps.openApi(), openApiMediaType(req.header('accept'))),
   });
 
   const assets = defineRoute({
@@ -125,6 +126,11 @@ export function serviceRoutes(deps: ServiceRouteDeps): RouteModule {
     routes: [landing, conformance, apiDocument, apiJson, assets],
     conformance: [CONF.commonCore, CONF.commonLandingPage, CONF.commonJson, CONF.commonHtml, CONF.commonOas30, CONF.dggsOperationIds],
   };
+}
+
+/** The document varies with Accept (see openApiMediaType): caches must key on it. */
+function openApiReply(document: object, contentType: string) {
+  return { ...json(document, contentType), headers: { Vary: 'Accept' } };
 }
 
 function swaggerPage(specUrl: string, assetBase: string): string {

@@ -16,6 +16,11 @@ export const Collection = z
     description: z.string().nullish(),
     attribution: z.string().nullish(),
     item_type: z.string().nullish(),
+    itemType: z.string().optional().openapi({ description: 'OGC API - Common/Features: present (`feature`) only when the collection has an `items` endpoint' }),
+    layerDataType: z
+      .enum(['Vector', 'Coverage'])
+      .optional()
+      .openapi({ description: '`Coverage` when the collection is served only as zone data (no items); clients such as GDAL then do not list it as a feature layer' }),
     crs: z.array(z.string()).nullish(),
     extent: Extent.nullish(),
   })

@@ -11,7 +11,10 @@ const filterParams = {
   properties: queryList('Comma-separated columns to keep; the geometry stays for geojson/geoparquet unless excluded'),
   'exclude-properties': queryList('Comma-separated columns to drop'),
   filter: z.string().optional().openapi({ description: 'CQL2 expression over the parquet columns (see /queryables)' }),
-  'filter-lang': z.enum(['cql2-text', 'cql2-json']).optional().openapi({ description: 'Encoding of `filter`; default cql2-text' }),
+  'filter-lang': z
+    .enum(['cql2-text', 'cql2-json', 'cql-text'])
+    .optional()
+    .openapi({ description: 'Encoding of `filter`; default cql2-text. `cql-text` is the pre-standard name of CQL2 text, still sent by GDAL 3.x: it reads as cql2-text' }),
   f: formatParam(ITEMS_FORMATS_TEXT, 'Response format (default geojson); when omitted the Accept header decides'),
 };
 

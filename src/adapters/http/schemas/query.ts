@@ -11,34 +11,43 @@ export const queryBoolean = (description: string) =>
     .optional()
     .openapi({ type: 'boolean', description });
 
+/** The bounds the parser enforces, stated in the API document too (the string-to-number pipe hides them). */
+const bounds = (opts: { min?: number; max?: number }) => ({
+  ...(opts.min !== undefined ? { minimum: opts.min } : {}),
+  ...(opts.max !== undefined ? { maximum: opts.max } : {}),
+});
+
 export const queryNumber = (description: string, opts: { min?: number; max?: number } = {}) => {
   let n = z.coerce.number<string>().refine(Number.isFinite, 'must be a finite number');
   if (opts.min !== undefined) n = n.refine((v) => v >= opts.min!, `must be >= ${opts.min}`);
   if (opts.max !== undefined) n = n.refine((v) => v <= opts.max!, `must be <= ${opts.max}`);
-  return z.string().regex(/^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/, 'must be a number').pipe(n).optional().openapi({ type: 'number', description });
+  return z.string().regex(/^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/, 'must be a number').pipe(n).optional().openapi({ type: 'number', description, ...bounds(opts) });
 };
 
 export const queryInteger = (description: string, opts: { min?: number; max?: number } = {}) => {
   let n = z.coerce.number<string>().int();
   if (opts.min !== undefined) n = n.min(opts.min);
   if (opts.max !== undefined) n = n.max(opts.max);
-  return z.string().regex(/^\s*[-+]?\d+\s*$/, 'must be an integer').pipe(n).optional().openapi({ type: 'integer', description });
+  return z.string().regex(/^\s*[-+]?\d+\s*$/, 'must be an integer').pipe(n).optional().openapi({ type: 'integer', description, ...bounds(opts) });
 };
 
 export const formatParam = (formats: readonly string[], description = 'Response format; when omitted the Accept header decides') =>
   z.string().optional().openapi({ description: `${description}. One of: ${formats.join(', ')}`, example: formats[0] });
 
-/** `min_lon,min_lat,max_lon,max_lat` in CRS84. */
+/**
+ * `min_lon,min_lat,max_lon,max_lat` in CRS84, or the six numbers of a 3D box
+ * (`min_lon,min_lat,min_h,max_lon,max_lat,max_h`, CRS84h), of which the heights are dropped.
+ */
 export const queryBBox = (description = 'min_lon,min_lat,max_lon,max_lat (CRS84)') =>
   z
     .string()
     .transform((s, ctx) => {
       const parts = s.split(',').map((p) => Number(p.trim()));
-      if (parts.length !== 4 || parts.some((p) => !Number.isFinite(p) || s.trim() === '')) {
-        ctx.addIssue({ code: 'custom', message: 'bbox must be four comma-separated numbers' });
+      if ((parts.length !== 4 && parts.length !== 6) || parts.some((p) => !Number.isFinite(p) || s.trim() === '')) {
+        ctx.addIssue({ code: 'custom', message: 'bbox must be four (or, with heights, six) comma-separated numbers' });
         return z.NEVER;
       }
-      const [w, south, e, n] = parts as [number, number, number, number];
+      const [w, south, e, n] = (parts.length === 6 ? [parts[0], parts[1], parts[3], parts[4]] : parts) as [number, number, number, number];
       if (south > n || south < -90 || n > 90 || w < -180 || w > 180 || e < -180 || e > 180) {
         ctx.addIssue({ code: 'custom', message: 'bbox needs -180<=lon<=180, -90<=min_lat<=max_lat<=90' });
         return z.NEVER;

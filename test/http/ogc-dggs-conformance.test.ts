@@ -1,0 +1,563 @@
+/**
+ * An abstract-test checker for OGC API - DGGS (OGC 21-038r1, Annex A): for every DGGS conformance
+ * class `/conformance` declares, the abstract tests of that class run against the service on loopback,
+ * starting from the landing page and following links as a client would. Where the contract keeps a
+ * choice of its own (422 for invalid values, `compact-zones=true` refused, `zone-level` relative under
+ * `parent-zone`, `exclude-properties` applied after `properties`), the test asserts that choice and
+ * says so. A declared class without abstract tests here fails the first test.
+ */
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { decode as decodeUbjson } from '@shelacek/ubjson';
+import { SHARED, startTestServer, type TestServer } from '../support/test-server.js';
+import { TOKENS } from '../../src/app/tokens.js';
+import type { Dggrs, GridRegistry } from '../../src/ports/grid-registry.js';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const DGGS = 'https://www.opengis.net/spec/ogcapi-dggs-1/1.0/conf';
+const REL = 'https://www.opengis.net/def/rel/ogc/1.0';
+const ATS = path.join(SHARED, 'ogc-dggs/ogcapi-discrete-global-grid-systems/core/sections/annex-a-ats.adoc');
+const DGGS_JSON_SCHEMA = path.join(SHARED, 'ogc-dggs/ogcapi-discrete-global-grid-systems/core/schemas/dggs-json/dggs-json.json');
+/** A collection with a time axis and rows (lake), and a raster one. */
+const LAKE = 'demo-stations';
+const RASTER = 'demo-elevation';
+const ALPS: [number, number] = [9.5, 46.5];
+const NORTH_SEA_BOX = [-6, 50, 10, 60];
+
+/** The abstract tests of each conformance class, as Annex A lists them. */
+function abstractTests(): Map<string, string[]> {
+  const text = readFileSync(ATS, 'utf8');
+  const out = new Map<string, string[]>();
+  let current: string[] | undefined;
+  for (const line of text.split('\n')) {
+    const cls = /^identifier:: (https:\/\/www\.opengis\.net\/spec\/ogcapi-dggs-1\/1\.0\/conf\/[\w-]+)$/.exec(line);
+    if (cls) out.set(cls[1]!, (current = []));
+    const test = /^abstract-test:: (\/conf\/[\w/-]+)$/.exec(line);
+    if (test && current) current.push(test[1]!);
+  }
+  return out;
+}
+
+/** The published schema's OpenAPI-only `nullable`, as JSON Schema 2020-12 types. */
+function patchNullable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(patchNullable);
+  if (!node || typeof node !== 'object') return node;
+  const o = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, patchNullable(v)])) as Record<string, unknown>;
+  if (o.nullable === true) {
+    delete o.nullable;
+    if (typeof o.type === 'string') o.type = [o.type, 'null'];
+  }
+  return o;
+}
+
+describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared classes', function () {
+  this.timeout(120_000);
+  let s: TestServer;
+  let declared: Set<string>;
+  let grids: GridRegistry;
+  const implemented = new Set<string>();
+  const validateDggsJson = new Ajv2020({ strict: false, validateFormats: false }).compile(patchNullable(JSON.parse(readFileSync(DGGS_JSON_SCHEMA, 'utf8'))) as object);
+
+  before(async () => {
+    s = await startTestServer();
+    grids = s.app.container.get<GridRegistry>(TOKENS.GridRegistry);
+    declared = new Set((await (await s.get('/conformance', { accept: 'application/json' })).json()).conformsTo as string[]);
+  });
+  after(() => s?.close());
+
+  async function get(url: string, accept = 'application/json'): Promise<{ status: number; type: string; body: Json; bytes: Buffer; headers: Headers }> {
+    const r = await fetch(url.startsWith('http') ? url : s.base + url, { headers: { accept } });
+    const bytes = Buffer.from(await r.arrayBuffer());
+    const type = r.headers.get('content-type') ?? '';
+    let body: Json;
+    if (/[/+]json\b/.test(type)) body = JSON.parse(bytes.toString('utf8'));
+    return { status: r.status, type, body, bytes, headers: r.headers };
+  }
+  async function ok(url: string, accept = 'application/json'): Promise<Json> {
+    const r = await get(url, accept);
+    expect(r.status, `${url}: ${r.bytes.toString('utf8').slice(0, 300)}`).to.equal(200);
+    return r.body;
+  }
+  const link = (body: Json, rel: string): Json => {
+    const l = body.links.find((x: Json) => x.rel === rel);
+    expect(l, `link ${rel}`).to.not.equal(undefined);
+    return l;
+  };
+  const template = (body: Json, rel: string): string => {
+    const t = body.linkTemplates?.find((x: Json) => x.rel === rel);
+    expect(t, `link template ${rel}`).to.not.equal(undefined);
+    return t.uriTemplate as string;
+  };
+  /** The abstract test `id` of class `cls`, run only when the class is declared. */
+  function abstractTest(cls: string, id: string, fn: () => Promise<void>): void {
+    implemented.add(id);
+    it(`${id} (${cls})`, async function () {
+      if (!declared.has(`${DGGS}/${cls}`)) {
+        // The class is not declared: its abstract tests are not owed, and asserting that keeps this honest.
+        expect([...declared]).to.not.include(`${DGGS}/${cls}`);
+        return;
+      }
+      await fn();
+    });
+  }
+  const grid = (id = 'IVEA7H'): Dggrs => grids.get(id)!;
+  const zoneAt = (level: number, id = 'IVEA7H') => grid(id).zoneFromPoint(...ALPS, level);
+
+  it('has abstract tests for every declared DGGS conformance class', () => {
+    const ats = abstractTests();
+    const dggs = [...declared].filter((c) => c.startsWith(DGGS));
+    expect(dggs.length).to.be.greaterThan(5);
+    for (const cls of dggs) {
+      const tests = ats.get(cls);
+      expect(tests, `${cls} is not a class of Annex A`).to.not.equal(undefined);
+      for (const t of tests!) expect([...implemented], `${cls} declared, but its abstract test ${t} is not checked here`).to.include(t);
+    }
+  });
+
+  // --- Core, Root DGGS, Collection DGGS ---------------------------------------------------------
+
+  abstractTest('core', '/conf/core/dggrs-list', async () => {
+    const landing = await ok('/');
+    const list = await ok(link(landing, `${REL}/dggrs-list`).href);
+    expect(list.dggrs).to.be.an('array').that.is.not.empty;
+    expect(list.dggrs.map((g: Json) => g.id)).to.have.members(grids.list().map((g) => g.id));
+    for (const g of list.dggrs) {
+      expect(g).to.include.keys('id', 'title', 'uri', 'links');
+      expect(link(g, 'self').href).to.match(new RegExp(`/dggs/${g.id}$`));
+      expect(link(g, `${REL}/dggrs-definition`).href).to.equal(g.uri);
+    }
+  });
+
+  abstractTest('core', '/conf/core/dggrs-description', async () => {
+    for (const g of (await ok('/dggs')).dggrs) {
+      const d = await ok(link(g, 'self').href);
+      expect(d.id).to.equal(g.id);
+      expect(link(d, 'self').href).to.match(new RegExp(`/dggs/${g.id}(\\?|$)`));
+      expect(link(d, `${REL}/dggrs-definition`).href).to.be.a('string');
+      expect(template(d, `${REL}/dggrs-zone-info`)).to.contain('{zoneId}');
+      expect(d.uri).to.be.a('string');
+      expect(d.crs).to.be.an('array').that.is.not.empty;
+      expect(d.title).to.be.a('string').that.is.not.empty;
+      expect(d.description).to.be.a('string').that.is.not.empty;
+    }
+  });
+
+  abstractTest('core', '/conf/core/zone-info', async () => {
+    for (const g of grids.list()) {
+      const d = await ok(`/dggs/${g.id}`);
+      const zone = g.zoneFromPoint(...ALPS, Math.min(3, g.maxRefinementLevel));
+      const info = await ok(template(d, `${REL}/dggrs-zone-info`).replace('{zoneId}', encodeURIComponent(zone)));
+      expect(info.id).to.equal(zone);
+      expect(link(info, `${REL}/dggrs`).href).to.equal(link(d, 'self').href.replace(/\?.*$/, ''));
+    }
+  });
+
+  abstractTest('root-dggs', '/conf/root-dggs/dggs', async () => {
+    const landing = await ok('/');
+    const list = await ok(link(landing, `${REL}/dggrs-list`).href);
+    expect(link(landing, `${REL}/dggrs-list`).href).to.equal(`${s.base}/dggs`);
+    expect(link(list, `${REL}/dataset`).href).to.equal(`${s.base}/`);
+    expect(link(await ok('/dggs/IVEA7H'), `${REL}/dataset`).href).to.equal(`${s.base}/`);
+    expect((await ok('/dggs/IVEA7H/zones?zone-level=1')).zones).to.be.an('array').that.is.not.empty;
+  });
+
+  abstractTest('collection-dggs', '/conf/collection-dggs/dggs', async () => {
+    const c = await ok(`/collections/${RASTER}`);
+    const list = await ok(link(c, `${REL}/dggrs-list`).href);
+    expect(link(list, `${REL}/geodata`).href).to.equal(`${s.base}/collections/${RASTER}`);
+    const d = await ok(link(list.dggrs[0], 'self').href);
+    expect(link(d, `${REL}/geodata`).href).to.equal(`${s.base}/collections/${RASTER}`);
+    expect(template(d, `${REL}/dggrs-zone-data`)).to.contain('{zoneId}');
+  });
+
+  // --- Data retrieval and its options --------------------------------------------------------------
+
+  abstractTest('data-retrieval', '/conf/data-retrieval/zone-data', async () => {
+    const d = await ok(`/collections/${RASTER}/dggs/IVEA7H`);
+    const zone = zoneAt(4);
+    const info = await ok(`/collections/${RASTER}/dggs/IVEA7H/zones/${zone}`);
+    const url = template(d, `${REL}/dggrs-zone-data`).replace('{zoneId}', zone);
+    expect(link(info, `${REL}/dggrs-zone-data`).href).to.equal(url);
+    const data = await get(url, 'application/json');
+    expect(data.status).to.equal(200);
+    expect(data.type).to.match(/^application\/json/);
+    expect(data.body.zoneId).to.equal(zone);
+    // The default depth is the grid's, announced in the grid description.
+    expect(d.default_depth).to.be.a('number');
+    expect(data.body.depths).to.deep.equal([d.default_depth]);
+    expect(data.body.values.elevation[0].data).to.have.length(grid().subZoneCount(zone, d.default_depth));
+    // Content negotiation: the Accept header chooses among the encodings.
+    expect((await get(url, 'application/geo+json')).type).to.match(/^application\/geo\+json/);
+    expect((await get(url, 'application/vnd.ogc.dggs+json')).type).to.match(/^application\/vnd\.ogc\.dggs\+json/);
+  });
+
+  abstractTest('data-subsetting', '/conf/data-subsetting/subset', async () => {
+    const zone = zoneAt(4);
+    const base = `/collections/${LAKE}/dggs/IVEA7H/zones/${zone}/data?zone-depth=2`;
+    const time = '"2024-01-05T00:00:00Z":"2024-01-09T00:00:00Z"';
+    const bySubset = await ok(`${base}&subset=time(${encodeURIComponent(time)})`);
+    const byDatetime = await ok(`${base}&datetime=2024-01-05T00:00:00Z/2024-01-09T00:00:00Z`);
+    expect(bySubset.values).to.deep.equal(byDatetime.values);
+    expect(bySubset.values).to.not.deep.equal((await ok(base)).values);
+    // Axes of the DGGRS (Lat, Lon) and axes the data does not have are 400.
+    for (const q of ['subset=Lat(45:47)', 'subset=Lon(5:10)', 'subset=pressure(500:700)', 'subset=h(0:100)']) {
+      expect((await get(`${base}&${q}`)).status, q).to.equal(400);
+    }
+    expect((await get(`/collections/${RASTER}/dggs/IVEA7H/zones/${zone}/data?subset=time(${encodeURIComponent(time)})`)).status, 'time on data without a time axis').to.equal(400);
+    // Repeated subset parameters read as one list (here: time twice is refused as one list would be).
+    expect((await get(`${base}&subset=time(${encodeURIComponent(time)})&subset=time(${encodeURIComponent(time)})`)).status).to.equal(400);
+  });
+
+  abstractTest('data-subsetting', '/conf/data-subsetting/datetime', async () => {
+    const zone = zoneAt(4);
+    const base = `/collections/${LAKE}/dggs/IVEA7H/zones/${zone}/data?zone-depth=2&properties=temperature`;
+    const count = (b: Json) => b.values.temperature[0].data.filter((v: number | null) => v !== null).length;
+    const all = count(await ok(base));
+    const instant = count(await ok(`${base}&datetime=2024-01-05T00:00:00Z`));
+    const bounded = count(await ok(`${base}&datetime=2024-01-05T00:00:00Z/2024-01-06T00:00:00Z`));
+    const openEnd = count(await ok(`${base}&datetime=2024-01-30T00:00:00Z/..`));
+    const openStart = count(await ok(`${base}&datetime=../2024-01-02T00:00:00Z`));
+    const emptyStart = count(await ok(`${base}&datetime=/2024-01-02T00:00:00Z`));
+    expect(all).to.be.greaterThan(0);
+    expect(instant).to.be.at.most(bounded);
+    expect(bounded).to.be.at.most(all);
+    expect(openEnd).to.be.at.most(all);
+    expect(openStart).to.equal(emptyStart);
+    expect((await ok(`${base}&datetime=2030-01-01T00:00:00Z/..`)).values.temperature[0].data.every((v: number | null) => v === null)).to.equal(true);
+    // No time axis: the raster ignores datetime.
+    const raster = `/collections/${RASTER}/dggs/IVEA7H/zones/${zone}/data?zone-depth=1`;
+    expect((await ok(`${raster}&datetime=2024-01-05T00:00:00Z`)).values).to.deep.equal((await ok(raster)).values);
+  });
+
+  abstractTest('data-subsetting', '/conf/data-subsetting/properties', async () => {
+    const zone = zoneAt(4);
+    const base = `/collections/${LAKE}/dggs/IVEA7H/zones/${zone}/data?zone-depth=1`;
+    const b = await ok(`${base}&properties=wind_speed,temperature`);
+    expect(Object.keys(b.values)).to.deep.equal(['wind_speed', 'temperature']);
+    expect(Object.keys(b.schema.properties)).to.deep.equal(['wind_speed', 'temperature']);
+    expect((await get(`${base}&properties=nope`)).status).to.equal(400);
+  });
+
+  abstractTest('data-subsetting', '/conf/data-subsetting/exclude-properties', async () => {
+    const zone = zoneAt(4);
+    const base = `/collections/${LAKE}/dggs/IVEA7H/zones/${zone}/data?zone-depth=1`;
+    const all = Object.keys((await ok(base)).values);
+    const b = await ok(`${base}&exclude-properties=humidity`);
+    expect(Object.keys(b.values)).to.deep.equal(all.filter((n) => n !== 'humidity'));
+    expect((await get(`${base}&exclude-properties=nope`)).status).to.equal(400);
+    // Contract choice: exclude-properties applies after properties (the ATS asks a 4xx for both).
+    expect(Object.keys((await ok(`${base}&properties=temperature,humidity&exclude-properties=humidity`)).values)).to.deep.equal(['temperature']);
+  });
+
+  abstractTest('data-custom-depths', '/conf/data-custom-depths/zone-depth', async () => {
+    const zone = zoneAt(3);
+    const base = `/collections/${RASTER}/dggs/IVEA7H/zones/${zone}/data`;
+    for (const [q, depths] of [['0', [0]], ['2', [2]], ['1-3', [1, 2, 3]], ['0,2', [0, 2]]] as const) {
+      const b = await ok(`${base}?zone-depth=${q}`);
+      expect(b.depths, q).to.deep.equal(depths);
+      b.values.elevation.forEach((v: Json, i: number) => {
+        expect(v.depth).to.equal(depths[i]);
+        // Sub-zones of each depth are the DGGRS's own, in its order.
+        expect(b.zones[i].zoneIds).to.deep.equal(grid().subZones(zone, depths[i]!));
+        expect(v.data).to.have.length(grid().subZoneCount(zone, depths[i]!));
+      });
+    }
+  });
+
+  abstractTest('data-cql2-filter', '/conf/data-cql2-filter/filter', async () => {
+    const zone = zoneAt(4);
+    const base = `/collections/${LAKE}/dggs/IVEA7H/zones/${zone}/data?zone-depth=2&properties=temperature&cog-stat=max`;
+    const max = (await ok(`${base}&filter=${encodeURIComponent('temperature < 0')}`)).values.temperature_max[0].data as (number | null)[];
+    expect(max.some((v) => v !== null)).to.equal(true);
+    for (const v of max) if (v !== null) expect(v).to.be.below(0);
+    const q = await ok(`/collections/${LAKE}/queryables`);
+    expect(Object.keys(q.properties)).to.include('temperature');
+  });
+
+  // --- Zone query ---------------------------------------------------------------------------------
+
+  abstractTest('zone-query', '/conf/zone-query/zones-list', async () => {
+    const d = await ok('/dggs/IVEA7H');
+    const url = link(d, `${REL}/dggrs-zone-query`).href;
+    const r = await get(`${url}?zone-level=2`);
+    expect(r.status).to.equal(200);
+    expect(r.type).to.match(/^application\/json/);
+    expect(new Set(r.body.zones.map((z: string) => grid().zoneLevel(z)))).to.deep.equal(new Set([2]));
+    expect(new Set(r.body.zones).size).to.equal(r.body.zones.length);
+    // On a collection: zones covering where its data is.
+    const c = await ok(`/collections/${RASTER}/dggs/IVEA7H/zones?zone-level=4`);
+    const extent = [5, 44, 16, 48];
+    expect(c.zones).to.include(zoneAt(4));
+    for (const z of c.zones) {
+      const [w, so, e, n] = grid().describeZone(z).bbox;
+      expect(w <= extent[2]! && e >= extent[0]! && so <= extent[3]! && n >= extent[1]!, z).to.equal(true);
+    }
+    expect((await get(`${url}?zone-level=2`, 'application/geo+json')).type).to.match(/^application\/geo\+json/);
+  });
+
+  abstractTest('zone-query', '/conf/zone-query/json-response', async () => {
+    const b = await ok('/dggs/IVEA7H/zones?zone-level=1', 'application/json');
+    expect(b.zones).to.be.an('array');
+    for (const z of b.zones) expect(z).to.be.a('string');
+    expect(b.returnedAreaMetersSquare).to.be.a('number');
+    expect(link(b, `${REL}/dggrs`).href).to.equal(`${s.base}/dggs/IVEA7H`);
+    expect(link(b, `${REL}/dggrs-definition`).href).to.equal(grid().uri);
+  });
+
+  abstractTest('zone-query', '/conf/zone-query/zone-level', async () => {
+    for (const level of [0, 3, 5]) {
+      const b = await ok(`/dggs/IVEA7H/zones?zone-level=${level}&bbox=${NORTH_SEA_BOX.join(',')}&compact-zones=false`);
+      expect(b.zones).to.not.be.empty;
+      for (const z of b.zones) expect(grid().zoneLevel(z)).to.equal(level);
+    }
+  });
+
+  abstractTest('zone-query', '/conf/zone-query/compact-zones', async () => {
+    const q = `/dggs/IVEA7H/zones?zone-level=3&bbox=${NORTH_SEA_BOX.join(',')}`;
+    const plain = await ok(`${q}&compact-zones=false`);
+    expect(plain.zones).to.deep.equal(grid().zonesInBBox(3, NORTH_SEA_BOX as [number, number, number, number]));
+    // Contract choice: lists are never compacted; compact-zones=true is refused with 400 (and the default is the plain list).
+    expect((await get(`${q}&compact-zones=true`)).status).to.equal(400);
+    expect((await ok(q)).zones).to.deep.equal(plain.zones);
+  });
+
+  abstractTest('zone-query', '/conf/zone-query/parent-zone', async () => {
+    const parent = zoneAt(2);
+    // Contract choice: under parent-zone, zone-level is the depth below the parent.
+    const b = await ok(`/dggs/IVEA7H/zones?parent-zone=${parent}&zone-level=2`);
+    expect(b.zones).to.deep.equal(grid().subZones(parent, 2));
+    const mine = new Set(grid().subZones(parent, 2));
+    for (const z of b.zones) expect(mine.has(z)).to.equal(true);
+  });
+
+  abstractTest('zone-query', '/conf/zone-query/bbox', async () => {
+    const box = [5, 44, 16, 48];
+    const two = await ok(`/dggs/IVEA7H/zones?zone-level=4&bbox=${box.join(',')}`);
+    const three = await ok(`/dggs/IVEA7H/zones?zone-level=4&bbox=${[box[0], box[1], -100, box[2], box[3], 4000].join(',')}`);
+    expect(three.zones).to.deep.equal(two.zones);
+    for (const z of two.zones) {
+      const [w, so, e, n] = grid().describeZone(z).bbox;
+      expect(w <= box[2]! && e >= box[0]! && so <= box[3]! && n >= box[1]!, z).to.equal(true);
+    }
+    // Inside the box, every zone is listed.
+    expect(two.zones).to.include(zoneAt(4));
+    // A collection's own extent: the box within it.
+    expect((await ok(`/collections/${RASTER}/dggs/IVEA7H/zones?zone-level=4&bbox=${box.join(',')}`)).zones).to.deep.equal(two.zones);
+  });
+
+  abstractTest('zone-query', '/conf/zone-query/bbox-crs', async () => {
+    const box = [5, 44, 16, 48].join(',');
+    const want = (await ok(`/collections/${RASTER}/dggs/IVEA7H/zones?zone-level=4&bbox=${box}`)).zones;
+    for (const crs of ['http://www.opengis.net/def/crs/OGC/1.3/CRS84', 'https://www.opengis.net/def/crs/OGC/1.3/CRS84', '[OGC:CRS84]']) {
+      expect((await ok(`/collections/${RASTER}/dggs/IVEA7H/zones?zone-level=4&bbox=${box}&bbox-crs=${encodeURIComponent(crs)}`)).zones, crs).to.deep.equal(want);
+    }
+    const other = await get(`/dggs/IVEA7H/zones?zone-level=4&bbox=${box}&bbox-crs=${encodeURIComponent('http://www.opengis.net/def/crs/EPSG/0/3857')}`);
+    expect(other.status).to.equal(400);
+    expect(other.body.hint).to.contain('CRS84');
+    // Without bbox, bbox-crs is ignored.
+    expect((await ok(`/dggs/IVEA7H/zones?zone-level=1&bbox-crs=EPSG:3857`)).zones).to.deep.equal((await ok('/dggs/IVEA7H/zones?zone-level=1')).zones);
+  });
+
+  abstractTest('zone-query', '/conf/zone-query/subset', async () => {
+    const box = (await ok(`/collections/${RASTER}/dggs/IVEA7H/zones?zone-level=4&bbox=5,44,16,48`)).zones;
+    const base = `/collections/${RASTER}/dggs/IVEA7H/zones?zone-level=4`;
+    expect((await ok(`${base}&subset=Lat(44:48),Lon(5:16)`)).zones).to.deep.equal(box);
+    expect((await ok(`${base}&subset=Lon(5:16)&subset=Lat(44:48)`)).zones, 'repeated subset').to.deep.equal(box);
+    expect((await ok(`${base}&subset=Latitude(44:48),Long(5:16)`)).zones, 'axis synonyms').to.deep.equal(box);
+    // Low above high on Lon crosses the antimeridian.
+    const wrap = await ok(`/dggs/IVEA7H/zones?zone-level=2&subset=Lat(-10:10),Lon(170:-170)`);
+    expect(wrap.zones).to.deep.equal((await ok('/dggs/IVEA7H/zones?zone-level=2&bbox=170,-10,-170,10')).zones);
+    // Open ends.
+    expect((await ok(`/dggs/IVEA7H/zones?zone-level=1&subset=Lat(*:*)`)).zones).to.deep.equal((await ok('/dggs/IVEA7H/zones?zone-level=1')).zones);
+    // Time on a dataset with a time axis: zones with data in it.
+    const lake = `/collections/${LAKE}/dggs/IVEA7H/zones?zone-level=4`;
+    const t = encodeURIComponent('"2024-01-05T00:00:00Z":"2024-01-05T01:00:00Z"');
+    expect((await ok(`${lake}&subset=time(${t})`)).zones).to.deep.equal((await ok(`${lake}&datetime=2024-01-05T00:00:00Z/2024-01-05T01:00:00Z`)).zones);
+    // Unknown axes, and a spatial subset with bbox, are 400.
+    for (const q of ['subset=h(0:100)', 'subset=pressure(1:2)', 'subset=time(1:2)', 'subset=Lat(40:50)&bbox=0,40,10,50', 'subset=Lat(40:50', 'subset=Lat(50:40)']) {
+      expect((await get(`/dggs/IVEA7H/zones?zone-level=2&${q}`)).status, q).to.equal(400);
+    }
+  });
+
+  abstractTest('zone-query', '/conf/zone-query/subset-crs', async () => {
+    const base = `/collections/${RASTER}/dggs/IVEA7H/zones?zone-level=4&subset=Lat(44:48),Lon(5:16)`;
+    const want = (await ok(base)).zones;
+    for (const crs of ['http://www.opengis.net/def/crs/OGC/1.3/CRS84', '[OGC:CRS84]']) {
+      expect((await ok(`${base}&subset-crs=${encodeURIComponent(crs)}`)).zones, crs).to.deep.equal(want);
+    }
+    expect((await get(`${base}&subset-crs=${encodeURIComponent('http://www.opengis.net/def/crs/EPSG/0/4326')}`)).status).to.equal(400);
+    // Without a Lat/Lon subset, subset-crs is ignored.
+    expect((await ok('/dggs/IVEA7H/zones?zone-level=1&subset-crs=EPSG:3857')).zones).to.deep.equal((await ok('/dggs/IVEA7H/zones?zone-level=1')).zones);
+  });
+
+  abstractTest('zone-query', '/conf/zone-query/datetime', async () => {
+    const lake = `/collections/${LAKE}/dggs/IVEA7H/zones?zone-level=4`;
+    const all = (await ok(lake)).zones as string[];
+    const hour = (await ok(`${lake}&datetime=2024-01-05T00:00:00Z/2024-01-05T01:00:00Z`)).zones as string[];
+    const instant = (await ok(`${lake}&datetime=2024-01-05T00:00:00Z`)).zones as string[];
+    expect(hour).to.not.be.empty;
+    expect(hour.length).to.be.below(all.length);
+    for (const z of instant) expect(hour).to.include(z);
+    expect((await ok(`${lake}&datetime=2024-01-31T00:00:00Z/..`)).zones).to.deep.equal((await ok(`${lake}&datetime=2024-01-31T00:00:00Z/`)).zones);
+    expect((await ok(`${lake}&datetime=2030-01-01T00:00:00Z/..`)).zones).to.deep.equal([]);
+    // Each zone listed for the hour holds a row of that hour.
+    const z = hour[0]!;
+    const data = await ok(`/collections/${LAKE}/dggs/IVEA7H/zones/${z}/data?zone-depth=0&properties=temperature&cog-stat=count&datetime=2024-01-05T00:00:00Z/2024-01-05T01:00:00Z`);
+    expect(data.values.temperature_count[0].data[0]).to.be.greaterThan(0);
+    // No time axis: ignored; an invalid datetime is 400.
+    expect((await ok('/dggs/IVEA7H/zones?zone-level=1&datetime=2024-01-05T00:00:00Z')).zones).to.deep.equal((await ok('/dggs/IVEA7H/zones?zone-level=1')).zones);
+    for (const bad of ['yesterday', '2024-02-30', '2024-01-05T00:00:00Z/2024-01-01T00:00:00Z']) {
+      expect((await get(`${lake}&datetime=${bad}`)).status, bad).to.equal(400);
+    }
+  });
+
+  abstractTest('zone-query-cql2-filter', '/conf/zone-query-cql2-filter/filter', async () => {
+    const lake = `/collections/${LAKE}/dggs/IVEA7H/zones?zone-level=4`;
+    const cold = (await ok(`${lake}&filter=${encodeURIComponent('temperature < -10')}`)).zones as string[];
+    const all = (await ok(lake)).zones as string[];
+    expect(cold).to.not.be.empty;
+    expect(cold.length).to.be.below(all.length);
+    const data = await ok(`/collections/${LAKE}/dggs/IVEA7H/zones/${cold[0]}/data?zone-depth=0&properties=temperature&cog-stat=min`);
+    expect(data.values.temperature_min[0].data[0]).to.be.below(-10);
+  });
+
+  // --- Operation ids ----------------------------------------------------------------------------
+
+  abstractTest('operation-ids', '/conf/operation-ids/operation-ids', async () => {
+    const doc = await ok('/api/openapi.json');
+    const ids = new Map<string, string>();
+    for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) if (item.get?.operationId) ids.set(p, item.get.operationId);
+    for (const [origin, prefix] of [['.dataset', ''], ['.collection', '/collections/{collection_id}']] as const) {
+      expect(ids.get(`${prefix}/dggs`)).to.equal(`${origin}.getDGGRSList`);
+      expect(ids.get(`${prefix}/dggs/{dggrs_id}`)).to.equal(`${origin}.getDGGRS`);
+      expect(ids.get(`${prefix}/dggs/{dggrs_id}/zones`)).to.equal(`${origin}.getDGGRSZones`);
+      expect(ids.get(`${prefix}/dggs/{dggrs_id}/zones/{zone_id}`)).to.equal(`${origin}.getDGGRSZoneInfo`);
+      expect(ids.get(`${prefix}/dggs/{dggrs_id}/zones/{zone_id}/data`)).to.equal(`${origin}.getDGGRSZoneData`);
+    }
+  });
+
+  // --- Encodings ----------------------------------------------------------------------------------
+
+  abstractTest('data-json', '/conf/data-json/content', async () => {
+    const zone = zoneAt(3);
+    const r = await get(`/collections/${RASTER}/dggs/IVEA7H/zones/${zone}/data?zone-depth=0-2`, 'application/json');
+    expect(r.status).to.equal(200);
+    expect(validateDggsJson(r.body), JSON.stringify(validateDggsJson.errors)).to.equal(true);
+    expect(r.body.values.elevation.map((v: Json) => v.depth)).to.deep.equal([0, 1, 2]);
+    r.body.values.elevation.forEach((v: Json, i: number) => {
+      expect(v.data).to.have.length(grid().subZoneCount(zone, i));
+      // Values in the DGGRS's sub-zone order, the value of each sub-zone its own (the row view keys by zone id).
+      grid().subZones(zone, i).forEach((z, k) => expect(r.body.data[z].elevation).to.equal(v.data[k]));
+    });
+    // Nulls are JSON null: a zone of the collection off its raster.
+    const off = await ok(`/collections/${RASTER}/dggs/IVEA7H/zones/${grid().zoneFromPoint(16.2, 48.2, 4)}/data?zone-depth=2`);
+    expect(off.values.elevation[0].data).to.include(null);
+  });
+
+  abstractTest('data-ubjson', '/conf/data-ubjson/content', async () => {
+    const zone = zoneAt(3);
+    const url = `/collections/${RASTER}/dggs/IVEA7H/zones/${zone}/data?zone-depth=0,2`;
+    const json = await ok(url);
+    for (const accept of ['application/ubjson', 'application/vnd.ogc.dggs+ubjson']) {
+      const r = await get(url, accept);
+      expect(r.status).to.equal(200);
+      expect(r.type).to.equal(accept);
+      const doc = decodeUbjson(r.bytes.buffer.slice(r.bytes.byteOffset, r.bytes.byteOffset + r.bytes.byteLength) as ArrayBuffer) as Json;
+      expect(validateDggsJson(doc), JSON.stringify(validateDggsJson.errors)).to.equal(true);
+      expect(doc.values).to.deep.equal(json.values);
+      expect(doc.depths).to.deep.equal([0, 2]);
+      expect(doc.zones).to.deep.equal(json.zones);
+    }
+    const off = await get(`/collections/${RASTER}/dggs/IVEA7H/zones/${grid().zoneFromPoint(16.2, 48.2, 4)}/data?zone-depth=2`, 'application/ubjson');
+    const doc = decodeUbjson(off.bytes.buffer.slice(off.bytes.byteOffset, off.bytes.byteOffset + off.bytes.byteLength) as ArrayBuffer) as Json;
+    expect(doc.values.elevation[0].data).to.include(null);
+  });
+
+  abstractTest('data-dggs-jsonfg', '/conf/data-dggs-jsonfg/content', async () => {
+    const zone = zoneAt(3);
+    const depth = 3;
+    const base = `/collections/${LAKE}/dggs/IVEA7H/zones/${zone}/data?zone-depth=${depth}&datetime=2024-01-05T00:00:00Z/2024-01-05T03:00:00Z`;
+    const subZones = grid().subZones(zone, depth);
+    const level = grid().zoneLevel(zone) + depth;
+    for (const profile of ['jsonfg-dggs', 'jsonfg-dggs-plus', 'jsonfg-dggs-zoneids', 'jsonfg-dggs-zoneids-plus']) {
+      const r = await get(`${base}&profile=${profile}`, 'application/geo+json');
+      expect(r.status, profile).to.equal(200);
+      expect(r.type).to.match(/^application\/geo\+json/);
+      const fc = r.body;
+      expect(fc.type).to.equal('FeatureCollection');
+      expect(fc.conformsTo).to.include(`${DGGS}/data-dggs-jsonfg`);
+      expect(fc).to.include({ dggrs: '[ogc-dggrs:IVEA7H]', zoneId: zone, depth });
+      expect(link(fc, 'profile').href).to.equal(`https://www.opengis.net/def/profile/ogc/0/${profile}`);
+      expect(fc.features).to.not.be.empty;
+      const plus = profile.endsWith('-plus');
+      for (const f of fc.features) {
+        expect(f.dggsPlace.type).to.equal('Point');
+        const c = f.dggsPlace.coordinates;
+        const subZone = profile.includes('zoneids') ? c : subZones[c - 1];
+        expect(subZones).to.include(subZone);
+        if (plus) {
+          // The sub-zone named is the one holding the feature's position.
+          expect(grid().zoneFromPoint(f.geometry.coordinates[0], f.geometry.coordinates[1], level)).to.equal(subZone);
+        } else {
+          expect(f.geometry).to.equal(null);
+        }
+        expect(f.properties.station_id).to.be.a('string');
+        expect(f.time.instant >= '2024-01-05T00:00:00' && f.time.instant <= '2024-01-05T03:00:00.000Z').to.equal(true);
+      }
+    }
+  });
+
+  abstractTest('data-geojson', '/conf/data-geojson/content', async () => {
+    const zone = zoneAt(3);
+    const r = await get(`/collections/${RASTER}/dggs/IVEA7H/zones/${zone}/data?zone-depth=1`, 'application/geo+json');
+    expect(r.status).to.equal(200);
+    expect(r.body.type).to.equal('FeatureCollection');
+    const parent = grid().describeZone(zone).bbox;
+    for (const f of r.body.features) {
+      const ring = f.geometry.type === 'Polygon' ? f.geometry.coordinates[0] : f.geometry.coordinates[0][0];
+      // CRS84: longitudes first, all near the zone.
+      for (const [lon, lat] of ring) expect(lon >= parent[0] - 2 && lon <= parent[2] + 2 && lat >= parent[1] - 2 && lat <= parent[3] + 2).to.equal(true);
+    }
+  });
+
+  abstractTest('zone-html', '/conf/zone-html/content', async () => {
+    const b = await ok('/dggs/IVEA7H/zones?zone-level=1');
+    const r = await get('/dggs/IVEA7H/zones?zone-level=1', 'text/html');
+    expect(r.status).to.equal(200);
+    expect(r.type).to.match(/^text\/html/);
+    const html = r.bytes.toString('utf8');
+    for (const z of b.zones) expect(html).to.contain(z);
+  });
+
+  abstractTest('zone-uint64', '/conf/zone-uint64/content', async () => {
+    for (const g of grids.list()) {
+      const q = `/dggs/${g.id}/zones?zone-level=${Math.min(2, g.maxRefinementLevel)}&bbox=${NORTH_SEA_BOX.join(',')}`;
+      const r = await get(q, 'application/x-binary');
+      if (!g.zoneToUint64) {
+        expect(r.status, g.id).to.equal(406);
+        continue;
+      }
+      expect(r.status, g.id).to.equal(200);
+      expect(r.type).to.equal('application/x-binary');
+      const zones = (await ok(q)).zones as string[];
+      expect(r.bytes.length).to.equal(8 * (zones.length + 1));
+      expect(r.bytes.readBigUInt64LE(0)).to.equal(BigInt(zones.length));
+      zones.forEach((z, i) => expect(r.bytes.readBigUInt64LE(8 * (i + 1)), z).to.equal(g.zoneToUint64!(z)));
+    }
+  });
+
+  abstractTest('zone-geojson', '/conf/zone-geojson/content', async () => {
+    const b = await ok('/dggs/IVEA7H/zones?zone-level=1');
+    const r = await get('/dggs/IVEA7H/zones?zone-level=1', 'application/geo+json');
+    expect(r.body.type).to.equal('FeatureCollection');
+    expect(r.body.features.map((f: Json) => f.id)).to.deep.equal(b.zones);
+    for (const f of r.body.features) {
+      expect(f.properties.zoneID).to.equal(f.id);
+      expect(['Polygon', 'MultiPolygon']).to.include(f.geometry.type);
+      expect(grid().zoneFromPoint(...(grid().describeZone(f.id).centroid), 1)).to.equal(f.id);
+    }
+  });
+});
