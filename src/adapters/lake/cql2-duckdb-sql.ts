@@ -9,16 +9,19 @@
  * ST_CRS/ST_SetCRS and ST_Intersects_Extent (envelope overlap) - no exact predicates. So a
  * spatial predicate on a column becomes a conservative envelope prefilter in SQL plus a
  * `residual` that the caller runs on each fetched row to get the exact answer (see
- * `Cql2DuckDbFilter`). Spatial predicates between two literals are decided here, at
- * translation time.
+ * `Cql2DuckDbFilter`). Rows SQL can decide exactly need no residual: points against boxes
+ * (BBOX, rectangles, the `bbox` parameter) are settled in SQL except in a thin band along the
+ * box edges (point-box-sql.ts); `residual.undecided` marks the rows left to the per-row test.
+ * Spatial predicates between two literals are decided here, at translation time.
  *
  * Usage:
  * ```ts
  * const f = toDuckDbSql(ast, columns);
- * const extra = f.residual?.columns.map((c) => `${c.sql} AS ${c.alias}`) ?? [];
+ * const r = f.residual;
+ * const extra = r ? [`${r.undecided} AS open`, ...r.columns.map((c) => `${c.sql} AS ${c.alias}`)] : [];
  * const sql = `SELECT ${['*', ...extra].join(', ')} FROM read_parquet($file) WHERE ${f.sql}`;
  * const rows = (await conn.runAndReadAll(sql, f.params)).getRowObjects();
- * const matching = f.residual ? rows.filter(f.residual.test) : rows;
+ * const matching = r ? rows.filter((row) => !row.open || r.test(row)) : rows;
  * ```
  * (Named parameters cannot be mixed with `$n`; put any parameters of your own after
  * `f.params` and number them from `f.params.length + 1`.) The connection should run with
@@ -27,8 +30,9 @@
 import { children, isBooleanValued, properties, type Expr, type SpatialOp, type TemporalOp } from '../../domain/cql2/ast.js';
 import { bboxToGeometry, envelope, type Envelope, type Geometry } from '../../domain/geometry/geojson.js';
 import { spatialRelation, type SpatialRelation } from '../../domain/geometry/relate.js';
-import { decodeWkb } from '../../domain/geometry/wkb.js';
+import { decodeWkb, WkbError } from '../../domain/geometry/wkb.js';
 import { toWkt } from '../../domain/geometry/wkt.js';
+import { pointBoxSql, rectangles } from './point-box-sql.js';
 import {
   Cql2TranslationError,
   Cql2UnknownPropertyError,
@@ -80,7 +84,26 @@ const SPATIAL_RELATION: Record<SpatialOp, SpatialRelation> = {
   s_crosses: 'crosses',
 };
 
+/** A predicate between a point and boxes, by where the point lies (never on an edge: such rows are left undecided). */
+const POINT_IN_BOXES: Record<SpatialOp, (inside: string, pointFirst: boolean) => string> = {
+  s_intersects: (inside) => inside,
+  s_disjoint: (inside) => `(NOT ${inside})`,
+  s_within: (inside, pointFirst) => (pointFirst ? inside : 'FALSE'),
+  s_contains: (inside, pointFirst) => (pointFirst ? 'FALSE' : inside),
+  s_equals: () => 'FALSE',
+  s_touches: () => 'FALSE',
+  s_overlaps: () => 'FALSE',
+  s_crosses: () => 'FALSE',
+};
+
 const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'datetime', 'date']);
+
+/** What a comparison may put beside a column of each type, and what each literal is. */
+const COLUMN_KIND: Partial<Record<string, string>> = { string: 'string', number: 'number', integer: 'number', boolean: 'boolean', datetime: 'datetime', date: 'datetime' };
+const LITERAL_KIND: Partial<Record<Expr['kind'], string>> = { string: 'string', number: 'number', boolean: 'boolean', timestamp: 'datetime', date: 'datetime', null: 'null' };
+const QUOTED_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}))?$/i;
+const QUOTED_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const QUOTED_NUMBER = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 
 /** A spatial operand: a column (decoded per row) or a literal (known now). */
 type SpatialOperand = { kind: 'column'; name: string; info: Cql2ColumnInfo } | { kind: 'literal'; geometry: Geometry };
@@ -88,6 +111,8 @@ type SpatialOperand = { kind: 'column'; name: string; info: Cql2ColumnInfo } | {
 class Translator {
   readonly params: (string | number | boolean)[] = [];
   readonly residualColumns: { alias: string; sql: string }[] = [];
+  /** Per column-bound spatial predicate: SQL true for the rows its SQL answer does not settle. */
+  readonly undecided: string[] = [];
 
   constructor(private readonly columns: Cql2Columns) {}
 
@@ -130,16 +155,23 @@ class Translator {
         return `(${e.args.map((a) => this.sql(a)).join(e.kind === 'and' ? ' AND ' : ' OR ')})`;
       case 'not':
         return `(NOT ${this.sql(e.arg)})`;
-      case 'comparison':
-        return `(${this.scalar(e.left)} ${e.op} ${this.scalar(e.right)})`;
+      case 'comparison': {
+        const [l, r] = [this.compared(e.left, e.right), this.compared(e.right, e.left)];
+        return `(${l} ${e.op} ${r})`;
+      }
       case 'like':
         // CQL2 patterns use % and _ with backslash as the escape character, as DuckDB does
-        // with ESCAPE '\'.
+        // with ESCAPE '\'. LIKE compares character strings only.
+        for (const side of [e.value, e.pattern]) {
+          if (side.kind === 'property' && COLUMN_KIND[this.column(side.name).type] !== 'string') {
+            throw new Cql2TranslationError('type-mismatch', `property "${side.name}" is of type ${this.column(side.name).type}; LIKE compares character strings`);
+          }
+        }
         return `(${this.scalar(e.value)} LIKE ${this.scalar(e.pattern)} ESCAPE '\\')`;
       case 'between':
-        return `(${this.scalar(e.value)} BETWEEN ${this.scalar(e.low)} AND ${this.scalar(e.high)})`;
+        return `(${this.scalar(e.value)} BETWEEN ${this.compared(e.low, e.value)} AND ${this.compared(e.high, e.value)})`;
       case 'in':
-        return `(${this.scalar(e.value)} IN (${e.list.map((x) => this.scalar(x)).join(', ')}))`;
+        return `(${this.scalar(e.value)} IN (${e.list.map((x) => this.compared(x, e.value)).join(', ')}))`;
       case 'isNull':
         return `(${this.any(e.value)} IS NULL)`;
       case 'boolean':
@@ -153,7 +185,7 @@ class Translator {
         if (a.kind === 'literal' && b.kind === 'literal') {
           return this.bind(spatialRelation(SPATIAL_RELATION[e.op], a.geometry, b.geometry), 'BOOLEAN');
         }
-        throw new Error('internal: column-bound spatial predicate reached exact translation');
+        return this.spatialInSql(e.op, a, b);
       }
       case 'function':
         return this.unsupportedFunction(e.name);
@@ -177,6 +209,26 @@ class Translator {
     }
   }
 
+  /**
+   * `e` as the operand of a comparison with `other`. Beside a column, a literal must be of the
+   * column's kind: a quoted RFC 3339 timestamp or date reads as one next to a datetime or date
+   * column (pre-standard clients such as GDAL write them so), a quoted number next to a number
+   * column; any other clash is a type mismatch (a 400 for the client) rather than a database
+   * error.
+   */
+  compared(e: Expr, other: Expr): string {
+    if (other.kind !== 'property' || !LITERAL_KIND[e.kind]) return this.scalar(e);
+    const type = this.column(other.name).type;
+    const column = COLUMN_KIND[type];
+    const literal = LITERAL_KIND[e.kind]!;
+    if (!column || literal === column || e.kind === 'null') return this.scalar(e);
+    if (e.kind === 'string') {
+      if (column === 'datetime' && (type === 'date' ? QUOTED_DATE : QUOTED_TIMESTAMP).test(e.value)) return this.bind(e.value, type === 'date' ? 'DATE' : 'TIMESTAMPTZ');
+      if (column === 'number' && QUOTED_NUMBER.test(e.value)) return this.scalar(e);
+    }
+    throw new Cql2TranslationError('type-mismatch', `property "${other.name}" is of type ${type}; it cannot be compared with a ${e.kind}${e.kind === 'string' && column === 'datetime' ? ` (write TIMESTAMP('YYYY-MM-DDTHH:MM:SSZ') or DATE('YYYY-MM-DD'))` : ''}`);
+  }
+
   scalar(e: Expr): string {
     switch (e.kind) {
       case 'property': {
@@ -189,7 +241,8 @@ class Translator {
       case 'string':
         return this.bind(e.value, 'VARCHAR');
       case 'number':
-        return this.bind(e.value, 'DOUBLE');
+        // An integral value beyond 2^53 would be bound as a BIGINT and overflow it (1e300): pass its text.
+        return this.bind(Number.isInteger(e.value) && !Number.isSafeInteger(e.value) ? String(e.value) : e.value, 'DOUBLE');
       case 'boolean':
         return this.bind(e.value, 'BOOLEAN');
       case 'null':
@@ -302,6 +355,25 @@ class Translator {
 
   // ---- spatial prefilter and residual ----
 
+  /**
+   * The SQL answer of a column-bound spatial predicate, exact on the rows for which the
+   * registered `undecided` part is false (NULL geometries are decided: the answer is NULL).
+   */
+  spatialInSql(op: SpatialOp, a: SpatialOperand, b: SpatialOperand): string {
+    const column = a.kind === 'column' ? a : b.kind === 'column' ? b : undefined;
+    const literal = a.kind === 'literal' ? a : b.kind === 'literal' ? b : undefined;
+    const boxes = literal && rectangles(literal.geometry);
+    if (!column || !boxes) {
+      this.undecided.push('TRUE');
+      return 'NULL';
+    }
+    const c = this.columnSql(column.name);
+    const blob = column.info.encoding === 'geometry' ? `ST_AsWKB(${c})` : c;
+    const s = pointBoxSql(blob, this.geometrySql(column.name, column.info), boxes, (wkt) => this.bind(wkt, 'GEOMETRY'));
+    this.undecided.push(`(${c} IS NOT NULL AND NOT (CASE WHEN ${s.isPoint} THEN ${s.decided} ELSE FALSE END))`);
+    return `(CASE WHEN ${s.isPoint} THEN ${POINT_IN_BOXES[op](s.inside, a.kind === 'column')} END)`;
+  }
+
   geometrySql(name: string, info: Cql2ColumnInfo): string {
     const c = this.columnSql(name);
     return info.encoding === 'geometry' ? c : `ST_GeomFromWKB(${c})`;
@@ -393,7 +465,13 @@ class Translator {
     const alias = this.addColumn(o.info.encoding === 'geometry' ? `ST_AsWKB(${c})` : c);
     return (row) => {
       const bytes = toBytes(row[alias]);
-      return bytes === null ? null : decodeWkb(bytes);
+      if (bytes === null) return null;
+      try {
+        return decodeWkb(bytes);
+      } catch (e) {
+        if (e instanceof WkbError) return null; // unreadable geometry: unknown, as a NULL one
+        throw e;
+      }
     };
   }
 
@@ -445,15 +523,21 @@ export function toDuckDbSql(ast: Expr, columns: Cql2Columns): Cql2DuckDbFilter {
   // Check every property first, so the error names the first unknown one in source order.
   for (const p of properties(ast)) t.column(p);
   if (!needsResidual(ast)) {
-    const { sql, params } = compact(t.sql(ast), t.params, []);
-    return { sql, params };
+    const { texts, params } = compact([t.sql(ast)], t.params, []);
+    return { sql: texts[0]!, params };
   }
-  const where = t.prefilter(ast, true);
+  // Candidates: the envelope prefilter (a superset; its plain covering comparisons let DuckDB
+  // prune row groups), of which SQL keeps the rows it decides as matching and every row it
+  // cannot decide, for the residual.
+  const prefilter = t.prefilter(ast, true);
+  const exact = t.sql(ast);
   const evaluate = t.evaluator(ast, true);
-  const compacted = compact(where, t.params, t.residualColumns);
-  const residual: Cql2Residual = { columns: compacted.columns, test: (row) => evaluate(row) === true };
-  const { sql, params } = compacted;
-  return { sql, params, residual };
+  const settles = t.undecided.some((u) => u !== 'TRUE');
+  const undecided = settles ? `(${t.undecided.join(' OR ')})` : 'TRUE';
+  const where = settles ? `(${prefilter}) AND (${undecided} OR ${exact})` : prefilter;
+  const c = compact([where, undecided], t.params, t.residualColumns);
+  const residual: Cql2Residual = { columns: c.columns, undecided: c.texts[1]!, test: (row) => evaluate(row) === true };
+  return { sql: c.texts[0]!, params: c.params, residual };
 }
 
 type Column = { alias: string; sql: string };
@@ -465,10 +549,10 @@ type Column = { alias: string; sql: string };
  * literals holding `$`, so a pattern match is exact.
  */
 function compact(
-  sql: string,
+  sqlTexts: string[],
   params: (string | number | boolean)[],
   columns: Column[],
-): { sql: string; params: (string | number | boolean)[]; columns: Column[] } {
+): { texts: string[]; params: (string | number | boolean)[]; columns: Column[] } {
   const used = new Map<number, number>();
   const renumber = (text: string): string =>
     text.replace(/\$(\d+)/g, (_, n: string) => {
@@ -476,7 +560,7 @@ function compact(
       if (!used.has(old)) used.set(old, used.size + 1);
       return `$${used.get(old)}`;
     });
-  const newSql = renumber(sql);
+  const texts = sqlTexts.map(renumber);
   const newColumns = columns.map((c) => ({ alias: c.alias, sql: renumber(c.sql) }));
-  return { sql: newSql, params: [...used.keys()].map((old) => params[old - 1]!), columns: newColumns };
+  return { texts, params: [...used.keys()].map((old) => params[old - 1]!), columns: newColumns };
 }

@@ -43,6 +43,11 @@ export interface Cql2Residual {
    * text `sql` uses too, so the same `params` serve with or without these columns.
    */
   columns: { alias: string; sql: string }[];
+  /**
+   * SQL true for the rows of `sql` that only `test` can decide; on the others `sql` is exact.
+   * Uses only parameters that `sql` uses.
+   */
+  undecided: string;
   /** True when the row (carrying the extra columns by alias) matches the filter exactly. */
   test: (row: Record<string, unknown>) => boolean;
 }
@@ -50,7 +55,8 @@ export interface Cql2Residual {
 export interface Cql2DuckDbFilter {
   /**
    * A boolean SQL expression for WHERE with `$1..$n` placeholders. Exact when `residual` is
-   * absent; otherwise it keeps a superset of the matching rows (an envelope prefilter).
+   * absent; otherwise exact on the rows where `residual.undecided` is false, and a superset
+   * of the matches among the others.
    */
   sql: string;
   /** Values for `$1..$n`, in order (strings, numbers, booleans). */

@@ -10,12 +10,20 @@
  * Scan order: files sorted by path, rows in file order (`file_row_number`). A page is found
  * from per-file match counts (parquet metadata when unfiltered, one GROUP BY otherwise), so only
  * the files that hold the page are read for it.
+ *
+ * Exact spatial filters: SQL decides every row it can (points against boxes, see
+ * point-box-sql.ts) and counts them in the same GROUP BY. The rows it cannot decide (other
+ * shapes, other literals, points on a box edge) get the exact test in JS, all of them, since
+ * numberMatched and the offsets count them: that work is bounded by `maxResidualRows` per
+ * request, checked from the GROUP BY before any row is fetched, and it yields to the event loop
+ * as it goes. Only the row numbers that pass are kept.
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { DuckDBInstance, listValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { DuckDBBlobVector, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBDataChunk, type DuckDBValue } from '@duckdb/node-api';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
 import type { Expr } from '../../domain/cql2/index.js';
 import {
@@ -25,16 +33,22 @@ import {
   type LakeDataset,
   type LakePage,
   type LakePageRequest,
+  type LakePointScanRequest,
   type LakeReader,
   type LakeRow,
   type LakeScanRequest,
   type LakeValue,
+  type PointBatch,
   type RowFilter,
+  type ZoneKeyStatsRequest,
 } from '../../ports/lake-reader.js';
+import type { KeyedZoneStats } from '../../domain/aggregation/zone-points.js';
 import { findParquetFiles, realRoot, UnsafeLakePathError, type FoundFile } from './lake-files.js';
 import { cql2Columns, fieldMeta, isGeometryType, type ColumnType, type GeoMetadata } from './lake-schema.js';
 import { toLakeValue } from './lake-values.js';
-import { toDuckDbSql, Cql2TranslationError, Cql2UnknownPropertyError, type Cql2Columns, type Cql2DuckDbFilter } from './cql2-duckdb-sql.js';
+import { numberOrNaNSql, numberSql, pointColumnCount, PointReader, pointSelect, pointSource, readNumbers, type PointSource } from './point-columns.js';
+import { parseZoneColumns, ZONE_COLUMNS_KEY, type ZoneKeyColumn } from './zone-key-columns.js';
+import { toDuckDbSql, Cql2TranslationError, Cql2UnknownPropertyError, type Cql2Columns, type Cql2DuckDbFilter, type Cql2Residual } from './cql2-duckdb-sql.js';
 
 /** Everything known about one collection's files right now. */
 export interface Described {
@@ -49,14 +63,30 @@ interface FileMeta {
   key: string;
   rows: number;
   geo?: GeoMetadata;
+  /** Physical type of every leaf of the file's schema, by `.`-joined path (e.g. `bbox.xmin` -> DOUBLE). */
+  leafTypes: Map<string, string>;
+  /** Zone-key columns the file declares (and holds as INT64). */
+  zoneColumns: ZoneKeyColumn[];
 }
 
-/** Matching rows per file, in scan order; `rowNumbers` when a JS residual decided the match. */
+export interface DuckDbLakeOptions {
+  /** DuckDB worker threads (default: DuckDB's, one per core). */
+  threads?: number;
+}
+
+/** Matching rows per file, in scan order; `passed`: undecided rows the JS residual kept (when there were any). */
 interface FileMatch {
   file: FoundFile;
   count: number;
-  rowNumbers?: number[];
+  passed?: number[];
 }
+
+/** Rows whose exact geometry test runs in JS, at most, per request (see the class comment). */
+export const MAX_RESIDUAL_ROWS = 100_000;
+/** JS work between two turns of the event loop. */
+const SLICE_MS = 10;
+/** Rows per batch of `scanPoints`: enough to amortise a hand-over, small enough to bound memory. */
+const POINT_BATCH_ROWS = 16_384;
 
 const READ_OPTS = `union_by_name = true, hive_partitioning = false, filename = '__lake_file', file_row_number = true`;
 export const q = (name: string): string => `"${name.replaceAll('"', '""')}"`;
@@ -79,14 +109,20 @@ export class DuckDbLake implements LakeReader {
   private readonly fileMeta = new Map<string, FileMeta>();
   private readonly schemas = new Map<string, ColumnType[]>();
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly maxResidualRows = MAX_RESIDUAL_ROWS,
+    private readonly options: DuckDbLakeOptions = {},
+  ) {}
 
   /** One sandboxed in-memory engine per reader; each query takes its own connection. */
   private start(): Promise<{ db: DuckDBInstance; exportDir: string; root: string }> {
     this.engine ??= (async () => {
       const root = await realRoot(this.root);
       const exportDir = await fs.mkdtemp(path.join(await fs.realpath(os.tmpdir()), 'dggs-lake-'));
-      const db = await DuckDBInstance.create(':memory:', { autoload_known_extensions: 'false', autoinstall_known_extensions: 'false' });
+      const settings: Record<string, string> = { autoload_known_extensions: 'false', autoinstall_known_extensions: 'false' };
+      if (this.options.threads) settings.threads = String(this.options.threads);
+      const db = await DuckDBInstance.create(':memory:', settings);
       const c = await db.connect();
       try {
         await c.run(`SET GLOBAL TimeZone = 'UTC'`); // TIMESTAMP columns compare as UTC (the translator relies on it)
@@ -135,7 +171,9 @@ export class DuckDbLake implements LakeReader {
     });
     if (!d) return {};
     const out: Record<string, FieldMeta> = {};
+    const zoneColumns = this.zoneColumnNames(d);
     for (const c of d.types) {
+      if (zoneColumns.has(c.name)) continue; // an index of the rows, like the bbox covering: not a field
       const meta = fieldMeta(c, d.dataset.geometryColumn, d.geo);
       if (meta) out[c.name] = meta;
     }
@@ -160,12 +198,13 @@ export class DuckDbLake implements LakeReader {
     const geometryColumn = [backing?.geometryColumn, geo?.primary_column].find((g): g is string => !!g && names.has(g));
     const datetimeColumn = backing?.datetimeColumn && names.has(backing.datetimeColumn) ? backing.datetimeColumn : undefined;
     const files = found.map((f) => ({ file: f.relative, rows: this.fileMeta.get(f.absolute)!.rows }));
+    const zoneColumns = new Set(found.flatMap((f) => this.fileMeta.get(f.absolute)!.zoneColumns.map((z) => z.column)));
     const dataset: LakeDataset = {
       collectionId: collection.id,
       source: `${collection.id}/data/**/*.parquet`,
       files,
       columns: types.map((t) => {
-        const field = fieldMeta(t, geometryColumn, geo);
+        const field = zoneColumns.has(t.name) ? undefined : fieldMeta(t, geometryColumn, geo);
         return { name: t.name, type: t.type, field: field ?? { title: t.name, type: 'object' as const, svc_data_type: t.type }, queryable: field !== undefined };
       }),
       totalRows: files.reduce((s, f) => s + f.rows, 0),
@@ -183,19 +222,26 @@ export class DuckDbLake implements LakeReader {
     await this.withConnection(async (c) => {
       const files = listValue(stale.map((f) => f.absolute));
       const rows = (await c.runAndReadAll('SELECT file_name, num_rows FROM parquet_file_metadata($1)', [files])).getRows();
-      const kv = (await c.runAndReadAll(`SELECT file_name, decode(value) FROM parquet_kv_metadata($1) WHERE decode(key) = 'geo'`, [files])).getRows();
+      const kv = (await c.runAndReadAll(`SELECT file_name, decode(key), decode(value) FROM parquet_kv_metadata($1) WHERE decode(key) IN ('geo', '${ZONE_COLUMNS_KEY}')`, [files])).getRows();
       const geoByFile = new Map<string, GeoMetadata>();
-      for (const [file, value] of kv) {
-        try {
-          geoByFile.set(String(file), JSON.parse(String(value)) as GeoMetadata);
-        } catch {
-          // unreadable geo metadata: treat the file as plain parquet
+      const zonesByFile = new Map<string, ZoneKeyColumn[]>();
+      for (const [file, key, value] of kv) {
+        if (key === ZONE_COLUMNS_KEY) zonesByFile.set(String(file), parseZoneColumns(String(value)));
+        else {
+          try {
+            geoByFile.set(String(file), JSON.parse(String(value)) as GeoMetadata);
+          } catch {
+            // unreadable geo metadata: treat the file as plain parquet
+          }
         }
       }
+      const leaves = leafTypesByFile((await c.runAndReadAll('SELECT file_name, name, type, num_children FROM parquet_schema($1)', [files])).getRows());
       const rowsByFile = new Map(rows.map(([file, n]) => [String(file), Number(n)]));
       for (const f of stale) {
         const geo = geoByFile.get(f.absolute);
-        this.fileMeta.set(f.absolute, { key: keyOf(f), rows: rowsByFile.get(f.absolute) ?? 0, ...(geo ? { geo } : {}) });
+        const leafTypes = leaves.get(f.absolute) ?? new Map<string, string>();
+        const zoneColumns = (zonesByFile.get(f.absolute) ?? []).filter((z) => leafTypes.get(z.column) === 'INT64');
+        this.fileMeta.set(f.absolute, { key: keyOf(f), rows: rowsByFile.get(f.absolute) ?? 0, leafTypes, zoneColumns, ...(geo ? { geo } : {}) });
       }
     });
   }
@@ -245,32 +291,56 @@ export class DuckDbLake implements LakeReader {
     if (!filter) return d.found.map((file) => ({ file, count: this.fileMeta.get(file.absolute)!.rows }));
     const p = new Params(filter.params);
     const files = p.add(listValue(d.found.map((f) => f.absolute)));
-    if (!filter.residual) {
-      const sql = `SELECT __lake_file, count(*) FROM read_parquet(${files}, ${READ_OPTS}) WHERE ${filter.sql} GROUP BY __lake_file`;
-      const counts = new Map((await c.runAndReadAll(sql, p.values)).getRows().map(([f, n]) => [String(f), Number(n)]));
-      return d.found.map((file) => ({ file, count: counts.get(file.absolute) ?? 0 }));
-    }
-    // A spatial predicate SQL can only approximate: fetch the candidates' row numbers and the
-    // residual's columns, keep the exact matches.
     const residual = filter.residual;
+    const open = residual ? `count(*) FILTER (WHERE ${residual.undecided})` : '0';
+    const sql = `SELECT __lake_file, count(*), ${open} FROM read_parquet(${files}, ${READ_OPTS}) WHERE ${filter.sql} GROUP BY __lake_file`;
+    const counts = new Map((await c.runAndReadAll(sql, p.values)).getRows().map(([f, n, u]) => [String(f), { all: Number(n), open: Number(u) }]));
+    const undecided = [...counts.values()].reduce((sum, x) => sum + x.open, 0);
+    if (!residual || undecided === 0) return d.found.map((file) => ({ file, count: counts.get(file.absolute)?.all ?? 0 }));
+    this.checkResidualBound(undecided);
+    const passed = await this.residualPass(c, d, filter, residual);
+    return d.found.map((file) => {
+      const n = counts.get(file.absolute);
+      const kept = passed.get(file.absolute) ?? [];
+      return { file, count: (n ? n.all - n.open : 0) + kept.length, passed: kept };
+    });
+  }
+
+  private checkResidualBound(undecided: number): void {
+    if (undecided > this.maxResidualRows) {
+      throw new LakeQueryError(
+        'Filter too costly',
+        `${undecided} rows need the exact geometry test, at most ${this.maxResidualRows} per request (the bound). Points against a bbox or rectangle are settled in the database; narrow bbox or datetime, or add conditions on other columns.`,
+      );
+    }
+  }
+
+  /** Row numbers, per file in ascending order, of the undecided rows the exact test keeps. */
+  private async residualPass(c: DuckDBConnection, d: Described, filter: Cql2DuckDbFilter, residual: Cql2Residual): Promise<Map<string, number[]>> {
+    const p = new Params(filter.params);
+    const files = p.add(listValue(d.found.map((f) => f.absolute)));
     const extra = residual.columns.map((x) => `${x.sql} AS ${x.alias}`);
-    const sql = `SELECT __lake_file, file_row_number, ${extra.join(', ')} FROM read_parquet(${files}, ${READ_OPTS}) WHERE ${filter.sql}`;
+    // The file as its position in the list: a path string per row costs more than the test.
+    const sql = `SELECT list_position(${files}, __lake_file) - 1, file_row_number, ${extra.join(', ')} FROM read_parquet(${files}, ${READ_OPTS}) WHERE (${filter.sql}) AND ${residual.undecided}`;
     const result = await c.stream(sql, p.values);
     const names = result.columnNames();
-    const rowsByFile = new Map<string, number[]>();
+    const out = new Map<string, number[]>();
+    const slice = new TimeSlice();
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-      for (const row of chunk.getRowObjects(names)) {
-        if (!residual.test(row)) continue;
-        const f = String(row.__lake_file);
-        let list = rowsByFile.get(f);
-        if (!list) rowsByFile.set(f, (list = []));
-        list.push(Number(row.file_row_number));
+      const [fileIndex, rowNumber] = [chunk.getColumnVector(0), chunk.getColumnVector(1)];
+      const read = residualReader(chunk, names, 2);
+      for (let i = 0; i < chunk.rowCount; i++) {
+        if (residual.test(read(i))) {
+          const f = d.found[Number(fileIndex.getItem(i))]!.absolute;
+          let list = out.get(f);
+          if (!list) out.set(f, (list = []));
+          list.push(Number(rowNumber.getItem(i)));
+        }
+        if (slice.spent()) await slice.rest();
       }
     }
-    return d.found.map((file) => {
-        const rowNumbers = (rowsByFile.get(file.absolute) ?? []).sort((a, b) => a - b);
-        return { file, count: rowNumbers.length, rowNumbers };
-      });
+    for (const list of out.values()) list.sort((a, b) => a - b);
+    return out;
   }
 
   /** SQL for the page rows (ordered), or undefined when the page is empty. */
@@ -290,11 +360,11 @@ export class DuckDbLake implements LakeReader {
       const base = `SELECT ${select.join(', ')}, ${parts.length} AS __part, file_row_number AS __row FROM read_parquet(${files}, ${READ_OPTS}) WHERE __lake_file = ${p.add(m.file.absolute)}`;
       if (!filter) {
         parts.push(`(${base} AND file_row_number >= ${p.add(skip)}::BIGINT AND file_row_number < ${p.add(skip + take)}::BIGINT)`);
-      } else if (m.rowNumbers) {
-        // The prefilter again keeps every bound parameter referenced (DuckDB refuses unused ones).
-        parts.push(`(${base} AND (${filter.sql}) AND file_row_number = ANY(${p.add(listValue(m.rowNumbers.slice(skip, skip + take)))}::BIGINT[]))`);
       } else {
-        parts.push(`(${base} AND (${filter.sql}) ORDER BY file_row_number LIMIT ${p.add(take)}::BIGINT OFFSET ${p.add(skip)}::BIGINT)`);
+        // Rows SQL decided, plus the undecided ones the residual kept.
+        const undecided = filter.residual?.undecided;
+        const kept = !m.passed || !undecided ? '' : m.passed.length === 0 ? ` AND NOT ${undecided}` : ` AND (NOT ${undecided} OR file_row_number = ANY(${p.add(listValue(m.passed))}::BIGINT[]))`;
+        parts.push(`(${base} AND (${filter.sql})${kept} ORDER BY file_row_number LIMIT ${p.add(take)}::BIGINT OFFSET ${p.add(skip)}::BIGINT)`);
       }
       want -= take;
       skip = 0;
@@ -304,6 +374,7 @@ export class DuckDbLake implements LakeReader {
   }
 
   private selectList(d: Described, columns: string[], geometryAs: 'wkb' | 'geometry'): string[] {
+    if (columns.length === 0) throw new LakeQueryError('Invalid parameter', `no columns selected; valid columns are: ${d.types.map((x) => x.name).join(', ')}`);
     const byName = new Map(d.types.map((t) => [t.name, t]));
     return columns.map((name) => {
       const t = byName.get(name);
@@ -376,7 +447,8 @@ export class DuckDbLake implements LakeReader {
 
   /**
    * Streams the rows in DuckDB's chunks. `bbox` here is an envelope prefilter only (exact for
-   * points), which is what aggregation by representative point needs.
+   * points), which is what aggregation by representative point needs. Rows the filter leaves
+   * undecided get the residual test here (bounded as for pages, counted first).
    */
   async scanDescribed(d: Described, req: LakeScanRequest, filter: Cql2DuckDbFilter | undefined, onChunk: (chunk: LakeChunk) => void | Promise<void>): Promise<void> {
     const select = this.selectList(d, req.columns, 'wkb');
@@ -385,19 +457,28 @@ export class DuckDbLake implements LakeReader {
     const where: string[] = [];
     if (filter) where.push(`(${filter.sql})`);
     if (req.bbox) where.push(this.envelopeSql(d, req.bbox, p));
-    const extra = filter?.residual?.columns.map((x) => `${x.sql} AS ${x.alias}`) ?? [];
-    const sql = `SELECT ${[...select, ...extra].join(', ')} FROM read_parquet(${files}, ${READ_OPTS})${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+    const residual = filter?.residual;
+    const extra = residual ? [`${residual.undecided} AS __undecided`, ...residual.columns.map((x) => `${x.sql} AS ${x.alias}`)] : [];
+    const from = `FROM read_parquet(${files}, ${READ_OPTS})${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     await this.withConnection(async (c) => {
-      const result = await c.stream(sql, p.values);
+      if (residual) {
+        const [[n]] = (await c.runAndReadAll(`SELECT count(*) ${from} AND ${residual.undecided}`, p.values)).getRows() as [[bigint]];
+        this.checkResidualBound(Number(n));
+      }
+      const result = await c.stream(`SELECT ${[...select, ...extra].join(', ')} ${from}`, p.values);
       const names = result.columnNames();
+      const slice = new TimeSlice();
       for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
         const raw = chunk.getColumns();
         let keep: number[] | undefined;
-        if (filter?.residual) {
-          const test = filter.residual.test;
+        if (residual) {
           keep = [];
-          const objects = chunk.getRowObjects(names);
-          for (let i = 0; i < objects.length; i++) if (test(objects[i]!)) keep.push(i);
+          const open = raw[select.length]!;
+          const read = residualReader(chunk, names, select.length + 1);
+          for (let i = 0; i < chunk.rowCount; i++) {
+            if (open[i] !== true || residual.test(read(i))) keep.push(i);
+            if (slice.spent()) await slice.rest();
+          }
         }
         const columns: Record<string, LakeValue[]> = {};
         req.columns.forEach((col, j) => {
@@ -405,8 +486,146 @@ export class DuckDbLake implements LakeReader {
           columns[col] = keep ? keep.map((i) => toLakeValue(values[i]!)) : values.map(toLakeValue);
         });
         await onChunk({ size: keep ? keep.length : chunk.rowCount, columns });
+        if (slice.spent()) await slice.rest();
       }
     });
+  }
+
+  /**
+   * The rows `scan` streams, as plain columns for aggregation (see point-columns.ts). The next
+   * chunk is asked for before the current one is read, so DuckDB scans while the caller bins.
+   */
+  async scanPoints(collection: Collection, req: LakePointScanRequest, onBatch: (batch: PointBatch) => void | Promise<void>): Promise<void> {
+    const d = await this.described(collection);
+    if (!d.dataset.geometryColumn) throw new LakeQueryError('Invalid parameter', 'Aggregating rows by zone needs a geometry column, and this collection has none.');
+    const filter = this.filterOf(d, { ...(req.datetime ? { datetime: req.datetime } : {}), ...(req.filter ? { filter: req.filter } : {}) });
+    const src = this.pointSourceOf(d);
+    const p = new Params(filter?.params ?? []);
+    const files = p.add(listValue(d.found.map((f) => f.absolute)));
+    const where: string[] = [];
+    if (filter) where.push(`(${filter.sql})`);
+    if (req.bbox) where.push(this.envelopeSql(d, req.bbox, p));
+    const residual = filter?.residual;
+    const points = pointSelect(src);
+    const numbers = req.fields.map((f, i) => `${numberOrNaNSql(f, this.columnType(d, f))} AS __v${i}`);
+    const extra = residual ? [`${residual.undecided} AS __undecided`, ...residual.columns.map((x) => `${x.sql} AS ${x.alias}`)] : [];
+    const from = `FROM read_parquet(${files}, ${READ_OPTS})${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+    const first = pointColumnCount(src);
+    const open = first + numbers.length;
+    await this.withConnection(async (c) => {
+      if (residual) {
+        const [[n]] = (await c.runAndReadAll(`SELECT count(*) ${from}${where.length ? ' AND' : ' WHERE'} ${residual.undecided}`, p.values)).getRows() as [[bigint]];
+        this.checkResidualBound(Number(n));
+      }
+      const result = await c.stream(`SELECT ${[...points, ...numbers, ...extra].join(', ')} ${from}`, p.values);
+      const names = result.columnNames();
+      const reader = new PointReader(src);
+      const fresh = (rows: number): PointBatch => ({ size: 0, x: new Float64Array(rows), y: new Float64Array(rows), values: req.fields.map(() => new Float64Array(rows)) });
+      let batch = fresh(POINT_BATCH_ROWS);
+      const slice = new TimeSlice();
+      let next = result.fetchChunk();
+      try {
+        for (;;) {
+          const chunk = await next;
+          if (!chunk || chunk.rowCount === 0) break;
+          next = result.fetchChunk();
+          let rows: number[] | undefined;
+          if (residual) {
+            rows = [];
+            const undecided = chunk.getColumnVector(open);
+            const read = residualReader(chunk, names, open + 1);
+            for (let i = 0; i < chunk.rowCount; i++) {
+              if (undecided.getItem(i) !== true || residual.test(read(i))) rows.push(i);
+              if (slice.spent()) await slice.rest();
+            }
+          }
+          const n = rows ? rows.length : chunk.rowCount;
+          if (batch.size + n > batch.x.length) {
+            if (batch.size > 0) await onBatch(batch);
+            batch = fresh(Math.max(POINT_BATCH_ROWS, n));
+          }
+          reader.read(chunk, rows, batch.x, batch.y, batch.size);
+          readNumbers(chunk, first, rows, batch.values, batch.size);
+          batch.size += n;
+          if (slice.spent()) await slice.rest();
+        }
+        if (batch.size > 0) await onBatch(batch);
+      } finally {
+        // The connection closes after this: never with a fetch still running on it.
+        await next.catch(() => undefined);
+      }
+    });
+  }
+
+  /** Levels of `dggrsId` with stored zone-key columns in every file of the collection. */
+  async zoneKeyLevels(collection: Collection, dggrsId: string): Promise<number[]> {
+    return [...this.storedZoneColumns(await this.described(collection), dggrsId).keys()].sort((a, b) => a - b);
+  }
+
+  /**
+   * Statistics per stored zone key, by a GROUP BY in DuckDB over the rows `scan` would stream.
+   * Undefined when the filter leaves rows to the exact test in JS (the caller bins those rows
+   * itself). Medians as the row-by-row path takes them: the middle value, or the mean of the
+   * two middle values, picked exactly (quantile_disc of the values and of their negation).
+   */
+  async zoneKeyStats(collection: Collection, req: ZoneKeyStatsRequest): Promise<KeyedZoneStats | undefined> {
+    const d = await this.described(collection);
+    const column = this.storedZoneColumns(d, req.dggrsId).get(req.level);
+    if (!column) throw new LakeQueryError('Invalid parameter', `The lake holds no zone keys of ${req.dggrsId} at level ${req.level} in every file; npm run ingest writes them.`);
+    const filter = this.filterOf(d, { ...(req.datetime ? { datetime: req.datetime } : {}), ...(req.filter ? { filter: req.filter } : {}) });
+    if (filter?.residual) return undefined;
+    const p = new Params(filter?.params ?? []);
+    const files = p.add(listValue(d.found.map((f) => f.absolute)));
+    const where = [`${q(column)} IS NOT NULL`];
+    if (filter) where.push(`(${filter.sql})`);
+    if (req.bbox) where.push(this.envelopeSql(d, req.bbox, p));
+    const fields = [...new Set([...req.fields, ...req.medians])];
+    const inner = [`${q(column)} AS __z`, ...fields.map((f, i) => `${numberSql(f, this.columnType(d, f))} AS __v${i}`)];
+    const aggregates = ['count(*)'];
+    fields.forEach((f, i) => {
+      const v = `__v${i}`;
+      aggregates.push(`count(${v})`);
+      if (req.fields.includes(f)) aggregates.push(`min(${v})`, `max(${v})`, `avg(${v})`, `stddev_pop(${v})`);
+      if (req.medians.includes(f)) aggregates.push(`CASE WHEN count(${v}) % 2 = 1 THEN quantile_disc(${v}, 0.5) ELSE (quantile_disc(${v}, 0.5) + -quantile_disc(-${v}, 0.5)) / 2 END`);
+    });
+    const sql = `SELECT __z, ${aggregates.join(', ')} FROM (SELECT ${inner.join(', ')} FROM read_parquet(${files}, ${READ_OPTS}) WHERE ${where.join(' AND ')}) GROUP BY __z`;
+    const rows = await this.withConnection(async (c) => (await c.runAndReadAll(sql, p.values)).getRows());
+    const num = (v: DuckDBValue): number => (v === null ? NaN : Number(v));
+    const out: KeyedZoneStats = { keys: rows.map((r) => num(r[0]!)), count: rows.map((r) => num(r[1]!)), fields: {} };
+    let at = 2;
+    for (const f of fields) {
+      const col = (k: number) => rows.map((r) => num(r[k]!));
+      const s: KeyedZoneStats['fields'][string] = { valid: col(at++), min: [], max: [], mean: [], stdDev: [] };
+      if (req.fields.includes(f)) [s.min, s.max, s.mean, s.stdDev] = [col(at++), col(at++), col(at++), col(at++)];
+      if (req.medians.includes(f)) s.median = col(at++);
+      out.fields[f] = s;
+    }
+    return out;
+  }
+
+  /** Stored zone-key columns of `dggrsId` by level, those that every file declares and holds. */
+  private storedZoneColumns(d: Described, dggrsId: string): Map<number, string> {
+    const per = d.found.map((f) => this.fileMeta.get(f.absolute)?.zoneColumns ?? []);
+    const out = new Map<number, string>();
+    for (const z of per[0] ?? []) {
+      if (z.dggrs === dggrsId && per.every((cols) => cols.some((o) => o.column === z.column && o.dggrs === z.dggrs && o.level === z.level))) out.set(z.level, z.column);
+    }
+    return out;
+  }
+
+  /** Every zone-key column any file declares: an index of the rows, not a field. */
+  private zoneColumnNames(d: Described): Set<string> {
+    return new Set(d.found.flatMap((f) => this.fileMeta.get(f.absolute)?.zoneColumns.map((z) => z.column) ?? []));
+  }
+
+  private pointSourceOf(d: Described): PointSource {
+    return pointSource(d, d.found.map((f) => this.fileMeta.get(f.absolute) ?? { leafTypes: new Map<string, string>() }));
+  }
+
+  private columnType(d: Described, name: string): string {
+    const t = d.types.find((x) => x.name === name);
+    if (!t) throw new LakeQueryError('Invalid parameter', `unknown column "${name.slice(0, 64)}"; valid columns are: ${d.types.map((x) => x.name).join(', ')}`);
+    return t.type;
   }
 
   /** Envelope test against a box, on GeoParquet covering columns when present (row-group pruning by statistics). */
@@ -426,6 +645,64 @@ export class DuckDbLake implements LakeReader {
     const geom = info?.encoding === 'geometry' ? q(g) : `st_geomfromwkb(${q(g)})`;
     const polys = boxes.map(([x0, x1]) => `st_intersects_extent(${geom}, CAST(${p.add(`POLYGON((${x0} ${s}, ${x1} ${s}, ${x1} ${n}, ${x0} ${n}, ${x0} ${s}))`)} AS GEOMETRY))`);
     return `(${polys.join(' OR ')})`;
+  }
+}
+
+/**
+ * Reads row `i` of the residual columns (from index `first` on) into one reused object; blobs as
+ * plain bytes, without the copy a DuckDBBlobValue makes.
+ */
+function residualReader(chunk: DuckDBDataChunk, names: string[], first: number): (i: number) => Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  const cells = names.slice(first).map((name, k) => {
+    const v = chunk.getColumnVector(first + k);
+    return { name, get: v instanceof DuckDBBlobVector ? (i: number) => v.getItemBytes(i) : (i: number) => v.getItem(i) };
+  });
+  return (i) => {
+    for (const c of cells) row[c.name] = c.get(i);
+    return row;
+  };
+}
+
+/**
+ * Physical types of every schema leaf per file, by `.`-joined path, from parquet_schema rows
+ * (file, name, type, num_children) listed depth first from each file's root.
+ */
+function leafTypesByFile(rows: DuckDBValue[][]): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  const stacks = new Map<string, { path: string[]; left: number[] }>();
+  for (const [file, name, type, children] of rows) {
+    const f = String(file);
+    let state = stacks.get(f);
+    if (!state) {
+      // The first row of a file is its root: its children are the top-level columns.
+      stacks.set(f, { path: [], left: [Number(children ?? 0)] });
+      out.set(f, new Map());
+      continue;
+    }
+    while (state.left.length > 1 && state.left[state.left.length - 1] === 0) {
+      state.left.pop();
+      state.path.pop();
+    }
+    state.left[state.left.length - 1]!--;
+    const n = Number(children ?? 0);
+    if (n > 0) {
+      state.path.push(String(name));
+      state.left.push(n);
+    } else out.get(f)!.set([...state.path, String(name)].join('.'), String(type));
+  }
+  return out;
+}
+
+/** Lets other requests run once JS work has held the event loop for a slice: `if (s.spent()) await s.rest()`. */
+class TimeSlice {
+  private start = performance.now();
+  spent(): boolean {
+    return performance.now() - this.start >= SLICE_MS;
+  }
+  async rest(): Promise<void> {
+    await nextTurn();
+    this.start = performance.now();
   }
 }
 

@@ -2,31 +2,56 @@
  * Zone data of parquet-lake collections: every row whose geometry's representative point (the
  * point, or the centroid of a line/polygon) falls in a sub-zone counts towards that sub-zone,
  * and each selected numeric field is aggregated per sub-zone (count, valid, min, max, mean,
- * stdDev, and median when asked).
+ * stdDev, and median when asked). A CQL2 `filter` and `datetime` restrict the rows in DuckDB.
+ * The aggregation itself is the domain's (zone-points.ts), shared with remote features.
  *
- * The rows are prefiltered in SQL by the parent zone's bbox (GeoParquet covering columns let
- * DuckDB skip row groups), then streamed chunk by chunk: memory is one accumulator per
- * sub-zone and field, independent of the row count (except median, which keeps values).
- * Zone-from-point runs per row over the chunk's coordinates.
+ * The rows are prefiltered in SQL by a box holding every sub-zone (GeoParquet covering columns
+ * let DuckDB skip row groups). Then, by what the lake reader offers, fastest first:
+ * 1. stored zone keys (`npm run ingest`) for every level asked: a GROUP BY in DuckDB, the
+ *    statistics computed there;
+ * 2. rows as plain columns (points and doubles from DuckDB's vectors), zone-from-point on worker
+ *    threads (zone-binning-pool.ts), accumulated here in row order;
+ * 3. rows as values (`scan`), one by one (readers without the fast paths, e.g. the object store).
+ * All give the same numbers (stored keys: mean and stdDev up to the rounding of the engine's
+ * summation order). Memory is one accumulator per sub-zone and field; a median keeps its values
+ * (12 bytes each) up to `maxMedianValues` per request, beyond which the request is refused with
+ * 422 naming the bound.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
 import type { BBox, Dggrs } from '../../domain/dggrs/dggrs.js';
-import type { DepthValues, ZoneData, ZoneDataRequest } from '../../domain/zone-data.js';
-import { isStatistic, StatAccumulator, type Statistic } from '../../domain/aggregation/statistics.js';
-import { decodeWkb } from '../../domain/geometry/wkb.js';
-import { representativePoint, wkbPointXY, type LonLatPoint } from '../../domain/geometry/representative-point.js';
+import { widenBox, zoneSpanDegrees, type ZoneData, type ZoneDataRequest, type ZoneRowsQuery } from '../../domain/zone-data.js';
+import { isStatistic } from '../../domain/aggregation/statistics.js';
+import { MedianBoundError } from '../../domain/aggregation/median-store.js';
+import { subZonesBox } from '../../domain/aggregation/sub-zones-box.js';
+import { listSubZones, pointFieldPlan, ZonePointAggregator, ZonesMet } from '../../domain/aggregation/zone-points.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
-import type { LakeReader, LakeValue } from '../../ports/lake-reader.js';
+import type { LakePointScanRequest, LakeReader, PointBatch, RowFilter } from '../../ports/lake-reader.js';
+import { ValidationError } from '../../app/errors.js';
+import { runStepped } from '../../app/run-stepped.js';
+import { pointOf } from './point-columns.js';
+import type { ZoneBinningPool, ZoneBinningSession } from './zone-binning-pool.js';
 
-interface OutField {
-  name: string;
-  source: string;
-  stat: Statistic;
-  meta: FieldMeta;
+export interface LakeZoneDataLimits {
+  /** Values a request may keep for medians, over all its depths and fields. */
+  maxMedianValues: number;
 }
 
+/** Batches handed to workers ahead of the one being accumulated, per worker. */
+const AHEAD_PER_WORKER = 4;
+
 export class LakeZoneDataSource implements ZoneDataSource {
-  constructor(private readonly lake: LakeReader) {}
+  /** `pool`: worker threads for zone-from-point; without it, binning runs here in slices. */
+  constructor(
+    private readonly lake: LakeReader,
+    private readonly limits: LakeZoneDataLimits,
+    private readonly pool?: ZoneBinningPool,
+  ) {}
+
+  /** A filter may name any queryable column, numeric or not. */
+  async filterQueryables(collection: Collection): Promise<string[]> {
+    return Object.keys(await this.lake.fields(collection));
+  }
 
   /** Numeric columns: what can be aggregated. */
   async fields(collection: Collection): Promise<Record<string, FieldMeta>> {
@@ -34,114 +59,159 @@ export class LakeZoneDataSource implements ZoneDataSource {
     return Object.fromEntries(Object.entries(all).filter(([, m]) => m.type === 'number' || m.type === 'integer').map(([k, m]) => [k, { ...m, svc_dggs_stat: 'mean' }]));
   }
 
+  /**
+   * Zones of the query level holding a matching row: rows are read from the area's box (for a
+   * box query, widened by one zone so a zone that meets the box with its rows just outside it
+   * counts too), and each row's representative point names its zone. The caller keeps the zones
+   * of its own listing; the set holds no more zones than the area has.
+   */
+  async zonesWithRows(collection: Collection, query: ZoneRowsQuery): Promise<Set<string>> {
+    const { grid, level } = query;
+    const dataset = await this.lake.describe(collection);
+    const found = new Set<string>();
+    if (!dataset.geometryColumn) return found;
+    const boxes = query.parent ? [await runStepped(subZonesBox(grid, query.parent.zoneId, [query.parent.depth]))] : query.boxes.map((b) => widenBox(b, zoneSpanDegrees(grid, level)));
+    const rows = (bbox: BBox): RowFilter => ({ bbox, ...(query.datetime && dataset.datetimeColumn ? { datetime: query.datetime } : {}), ...(query.filter ? { filter: query.filter } : {}) });
+    for (const bbox of boxes) {
+      if (this.lake.scanPoints) {
+        const met = new ZonesMet(grid, level);
+        await this.binnedScan(collection, grid, [{ level, zones: null }], { ...rows(bbox), fields: [] }, (batch) => {
+          met.add(batch.x, batch.y, batch.size);
+          return { slots: [], met: met.zoneIds() };
+        }, (_, r) => r.met.forEach((z) => found.add(z)));
+        continue;
+      }
+      const geometry = dataset.geometryColumn;
+      const met = new ZonesMet(grid, level);
+      const xy = [new Float64Array(1), new Float64Array(1)] as const;
+      await this.lake.scan(collection, { columns: [geometry], ...rows(bbox) }, (chunk) => {
+        for (const g of chunk.columns[geometry]!) {
+          const p = g instanceof Uint8Array ? pointOf(g) : undefined;
+          if (!p) continue;
+          [xy[0][0], xy[1][0]] = p;
+          met.add(xy[0], xy[1], 1);
+        }
+        met.zoneIds().forEach((z) => found.add(z));
+      });
+    }
+    return found;
+  }
+
   async zoneData(collection: Collection, request: ZoneDataRequest): Promise<ZoneData> {
     const { grid, zoneId } = request;
     const dataset = await this.lake.describe(collection);
-    const known = await this.fields(collection);
-    const out = outputFields(known, request.fields, request.options.stats?.filter(isStatistic));
-    const sources = [...new Set(out.map((f) => f.source))];
-    const wantMedian = out.some((f) => f.stat === 'median');
-
-    const level = grid.zoneLevel(zoneId);
-    const perDepth = request.depths.map((depth) => {
-      const zones = grid.subZones(zoneId, depth);
-      return {
-        depth,
-        level: level + depth,
-        zones,
-        slot: new Map(zones.map((z, i) => [z, i])),
-        acc: sources.map(() => new StatAccumulator(zones.length, wantMedian)),
-      };
-    });
-
+    const plan = pointFieldPlan(await this.fields(collection), request.fields, request.options.stats?.filter(isStatistic));
+    const agg = new ZonePointAggregator(grid, await runStepped(listSubZones(grid, zoneId, request.depths)), plan, this.limits.maxMedianValues);
     const geometry = dataset.geometryColumn;
-    if (geometry && sources.length > 0) {
-      const bbox = prefilterBox(grid, zoneId, request.depths);
-      await this.lake.scan(
-        collection,
-        { columns: [geometry, ...sources], bbox, ...(request.datetime ? { datetime: request.datetime } : {}) },
-        (chunk) => {
-          const geoms = chunk.columns[geometry]!;
-          const values = sources.map((s) => chunk.columns[s]!);
-          for (let r = 0; r < chunk.size; r++) {
-            const p = pointOf(geoms[r]!);
-            if (!p) continue;
-            for (const d of perDepth) {
-              const i = d.slot.get(grid.zoneFromPoint(p[0], p[1], d.level));
-              if (i === undefined) continue; // the point's zone is not a sub-zone of this zone
-              for (let f = 0; f < sources.length; f++) {
-                const v = values[f]![r];
-                d.acc[f]!.add(i, typeof v === 'number' ? v : NaN);
-              }
-            }
-          }
-        },
-      );
+    let keyed = false;
+    if (geometry && agg.sources.length > 0) {
+      // A lake without a datetime column has no time dimension: datetime does not apply to it.
+      const rows: RowFilter = {
+        bbox: await runStepped(subZonesBox(grid, zoneId, request.depths)),
+        ...(request.datetime && dataset.datetimeColumn ? { datetime: request.datetime } : {}),
+        ...(request.filter ? { filter: request.filter } : {}),
+      };
+      try {
+        keyed = await this.fromStoredKeys(collection, grid, agg, rows);
+        if (keyed) {
+          // statistics set from the engine's GROUP BY
+        } else if (this.lake.scanPoints) await this.fromPoints(collection, grid, agg, rows);
+        else await this.fromRows(collection, geometry, agg, rows);
+      } catch (e) {
+        if (e instanceof MedianBoundError) throw new ValidationError(e.message, e.hint);
+        throw e;
+      }
     }
-
-    const depths: DepthValues[] = perDepth.map((d) => ({
-      depth: d.depth,
-      zones: d.zones,
-      values: Object.fromEntries(out.map((f) => [f.name, d.acc[sources.indexOf(f.source)]?.result(f.stat) ?? d.zones.map(() => null)])),
-    }));
     return {
       dggrsId: grid.id,
       zoneId,
-      fields: Object.fromEntries(out.map((f) => [f.name, f.meta])),
-      depths,
+      fields: Object.fromEntries(plan.map((f) => [f.name, f.meta])),
+      depths: keyed ? agg.keyedResult() : agg.result(),
       sources: [{ href: `/collections/${encodeURIComponent(collection.id)}/items`, rel: 'source', type: 'application/geo+json', title: `Rows of ${dataset.source}` }],
     };
   }
-}
 
-function pointOf(v: LakeValue): LonLatPoint | undefined {
-  if (!(v instanceof Uint8Array)) return undefined;
-  const fast = wkbPointXY(v);
-  if (fast) return fast;
-  try {
-    return representativePoint(decodeWkb(v));
-  } catch {
-    return undefined; // undecodable geometry: the row has no place
+  /** Statistics grouped by stored zone keys, when every level asked has them; false otherwise. */
+  private async fromStoredKeys(collection: Collection, grid: Dggrs, agg: ZonePointAggregator, rows: RowFilter): Promise<boolean> {
+    const { zoneKeyLevels, zoneKeyStats } = this.lake;
+    if (!zoneKeyLevels || !zoneKeyStats) return false;
+    const stored = new Set(await zoneKeyLevels.call(this.lake, collection, grid.id));
+    if (!agg.depths.every((d) => stored.has(d.level))) return false;
+    const stats = (level: number, fields: string[], medians: string[]) => zoneKeyStats.call(this.lake, collection, { ...rows, dggrsId: grid.id, level, fields, medians });
+    for (const [k, d] of agg.depths.entries()) {
+      const s = await stats(d.level, agg.sources, []);
+      if (!s) return false; // rows the engine cannot settle alone: bin them here
+      agg.setFromKeyed(k, s);
+    }
+    const medians = agg.medianSources;
+    if (medians.length === 0) return true;
+    // The same allowance as when the values are kept here, checked before the engine keeps them.
+    agg.reserveMedianValues(agg.keyedMedianValues());
+    for (const [k, d] of agg.depths.entries()) agg.setFromKeyed(k, (await stats(d.level, [], medians))!);
+    return true;
   }
-}
 
-/** As for rasters: a field alone is its mean; with `stats`, one `<field>_<stat>` per statistic. */
-function outputFields(known: Record<string, FieldMeta>, selected: string[], stats: Statistic[] | undefined): OutField[] {
-  const out: OutField[] = [];
-  for (const name of selected) {
-    const meta = known[name];
-    if (!meta) continue;
-    if (stats && stats.length > 0) {
-      for (const stat of stats) {
-        const counting = stat === 'count' || stat === 'valid';
-        out.push({ name: `${name}_${stat}`, source: name, stat, meta: { ...meta, title: `${meta.title} (${stat})`, type: counting ? 'integer' : 'number', svc_dggs_stat: stat } });
+  /** Rows as plain columns; zone-from-point on the workers (or here), accumulated here in row order. */
+  private async fromPoints(collection: Collection, grid: Dggrs, agg: ZonePointAggregator, rows: RowFilter): Promise<void> {
+    const levels = agg.depths.map((d) => ({ level: d.level, zones: d.zones }));
+    await this.binnedScan(collection, grid, levels, { ...rows, fields: agg.sources }, async (batch) => ({ slots: await runStepped(agg.slotsOf(batch.x, batch.y, batch.size)), met: [] }), (batch, r) =>
+      agg.addBatch(r.slots, batch.values, batch.size),
+    );
+  }
+
+  /** Rows one by one, from readers without the plain-column scan. */
+  private async fromRows(collection: Collection, geometry: string, agg: ZonePointAggregator, rows: RowFilter): Promise<void> {
+    await this.lake.scan(collection, { columns: [geometry, ...agg.sources], ...rows }, (chunk) => {
+      const geoms = chunk.columns[geometry]!;
+      const values = agg.sources.map((s) => chunk.columns[s]!);
+      for (let r = 0; r < chunk.size; r++) {
+        const g = geoms[r];
+        const p = g instanceof Uint8Array ? pointOf(g) : undefined;
+        if (!p) continue;
+        agg.add(p[0], p[1], (f) => {
+          const v = values[f]![r];
+          return typeof v === 'number' ? v : NaN;
+        });
       }
-    } else out.push({ name, source: name, stat: 'mean', meta: { ...meta, type: 'number', svc_dggs_stat: 'mean' } });
+    });
   }
-  return out;
+
+  /**
+   * Scans the rows as plain columns and bins each batch on the worker threads (or, without them,
+   * with `here`, in slices), handing each batch and its bins to `take` in scan order. Batches run
+   * ahead on the workers while earlier ones are taken, a few per worker at most.
+   */
+  private async binnedScan(
+    collection: Collection,
+    grid: Dggrs,
+    levels: { level: number; zones: readonly string[] | null }[],
+    request: LakePointScanRequest,
+    here: (batch: PointBatch) => Bins | Promise<Bins>,
+    take: (batch: PointBatch, bins: Bins) => void,
+  ): Promise<void> {
+    const session: ZoneBinningSession | undefined = this.pool ? await this.pool.session(grid, levels) : undefined;
+    const pending: { batch: PointBatch; bins: Promise<Bins> }[] = [];
+    const settle = async () => {
+      const p = pending.shift()!;
+      take(p.batch, await p.bins);
+    };
+    const ahead = session ? AHEAD_PER_WORKER * this.pool!.threads : 0;
+    try {
+      await this.lake.scanPoints!(collection, request, async (batch) => {
+        if (!session) {
+          take(batch, await here(batch));
+          return nextTurn();
+        }
+        const bins = session.bin(batch.x, batch.y, batch.size);
+        bins.catch(() => undefined); // awaited in turn; a failure is thrown there
+        pending.push({ batch, bins });
+        while (pending.length > ahead) await settle();
+      });
+      while (pending.length > 0) await settle();
+    } finally {
+      session?.close();
+    }
+  }
 }
 
-/** Sub-zones described exactly for the prefilter box; deeper levels use a margin instead. */
-const EXACT_ZONES = 4096;
-
-/**
- * A box holding every sub-zone: sub-zones are not nested in their parent's outline (H3
- * children and 7H centroid children stick out), so the parent's own bbox would lose rows.
- * Exact union of sub-zone extents where there are few; for deep levels, the union at the
- * deepest affordable depth widened by one such zone's size (finer descendants protrude less).
- */
-export function prefilterBox(grid: Dggrs, zoneId: string, depths: number[]): BBox {
-  const boxes: BBox[] = [grid.describeZone(zoneId).bbox];
-  let margin = 0;
-  for (const depth of depths) {
-    let k = depth;
-    while (k > 1 && grid.subZoneCount(zoneId, k) > EXACT_ZONES) k--;
-    const zoneBoxes = grid.subZones(zoneId, k).map((z) => grid.describeZone(z).bbox);
-    boxes.push(...zoneBoxes);
-    if (k < depth) for (const b of zoneBoxes) margin = Math.max(margin, b[3] - b[1], b[0] <= b[2] ? b[2] - b[0] : 360);
-  }
-  if (boxes.some((b) => b[0] > b[2])) return [-180, -90, 180, 90]; // crosses the antimeridian: latitude bounds would still help, keep it simple
-  const w = Math.min(...boxes.map((b) => b[0])) - margin, e = Math.max(...boxes.map((b) => b[2])) + margin;
-  const south = Math.max(-90, Math.min(...boxes.map((b) => b[1])) - margin), north = Math.min(90, Math.max(...boxes.map((b) => b[3])) + margin);
-  return e - w >= 360 || w < -180 || e > 180 ? [-180, south, 180, north] : [w, south, e, north];
-}
+type Bins = { slots: Int32Array[]; met: string[] };

@@ -4,48 +4,68 @@ import { ringArea, ringBounds } from './planar.js';
 export const DEFAULT_SAMPLING_FACTOR = 8;
 
 /**
- * What a zonal-statistics request needs before any pixel is read: the sub-zones per depth, the
- * lon/lat extent to read, and the sample spacing that decides which overview to read.
+ * What the zonal statistics of one depth need before any pixel is read. A plan depends only on
+ * the zone, the depth and the sampling factor, never on the other depths of the request: that is
+ * what keeps a sub-zone's value the same whatever else is asked.
  */
-export interface SamplingPlan {
+export interface DepthPlan {
   zoneId: string;
+  /** Level of the zone itself; the sub-zones are at `level + depth`. */
   level: number;
-  depths: number[];
-  /** Sub-zones of each depth, in the grid's order (aligned with `depths`). */
-  subZones: string[][];
+  depth: number;
+  /** Sub-zones in the grid's order. */
+  subZones: string[];
   /** The zone's outline, longitudes continuous. */
   outline: LonLat[];
-  /** Lon/lat box covering the zone and all its sub-zones (sub-zones may reach past the parent's edge). */
+  /** Lon/lat box covering every sub-zone (sub-zones may reach past the parent's edge). */
   extent: BBox;
-  /** Wanted distance between samples, degrees: `factor` samples per deepest sub-zone. */
+  /** Distance between samples of the first pass, degrees: about `samplingFactor` samples per sub-zone. */
   spacingDegrees: number;
   samplingFactor: number;
-  /** Sub-zone count of the deepest depth. */
-  deepestCount: number;
+  /** Samples with a value each sub-zone must end with, unless it holds fewer pixel centres with a value. */
+  minValid: number;
 }
 
-export function planSampling(grid: Dggrs, zoneId: string, depths: readonly number[], samplingFactor = DEFAULT_SAMPLING_FACTOR): SamplingPlan {
+export function planDepth(grid: Dggrs, zoneId: string, depth: number, samplingFactor = DEFAULT_SAMPLING_FACTOR): DepthPlan {
   const level = grid.zoneLevel(zoneId);
-  const subZones = depths.map((d) => grid.subZones(zoneId, d));
+  const subZones = grid.subZones(zoneId, depth);
   const outline = grid.zoneOutline(zoneId, false);
-  const deepest = Math.max(...depths);
-  const deepestCount = subZones[depths.indexOf(deepest)]!.length;
+  const extent = depthExtent(grid, zoneId, depth, outline);
+  // A sub-zone's share of the zone's area: `samplingFactor` samples fall in a sub-zone of the level's regular size.
+  const share = grid.levelInfo(level + depth).zoneAreaMetersSquare / grid.levelInfo(level).zoneAreaMetersSquare;
+  const spacingDegrees = Math.sqrt((ringArea(outline) * share) / samplingFactor);
+  return {
+    zoneId,
+    level,
+    depth,
+    subZones,
+    outline,
+    extent,
+    spacingDegrees,
+    samplingFactor,
+    minValid: Math.max(1, Math.ceil(samplingFactor)),
+  };
+}
+
+/**
+ * A lon/lat box holding every sub-zone of a depth, longitudes continuous with the zone's outline.
+ * Sub-zones reach past their parent's outline (aperture 7 hexagons do not nest, H3 children
+ * stick out), so it is the union of the sub-zones' own boxes down to depth 2; deeper, the union
+ * at depth 2 grown by half a depth-2 sub-zone, more than deeper levels add (finer descendants
+ * protrude less). A sub-zone that still reaches past it loses samples there and is sampled again
+ * over its own box when that leaves it short of samples.
+ */
+function depthExtent(grid: Dggrs, zoneId: string, depth: number, outline: LonLat[]): BBox {
   let [w, s, e, n] = ringBounds(outline);
-  if (deepest >= 1) {
-    // Children can reach past the parent's outline (aperture 7 hexagons do not nest exactly);
-    // their union, plus a margin for grandchildren, bounds every sub-zone.
-    for (const child of grid.subZones(zoneId, 1)) {
-      const [cw, cs, ce, cn] = ringBounds(unwrapNear(grid.zoneOutline(child, false), outline[0]![0]));
-      w = Math.min(w, cw); s = Math.min(s, cs); e = Math.max(e, ce); n = Math.max(n, cn);
-    }
-    if (deepest >= 2) {
-      const mx = (e - w) * 0.04, my = (n - s) * 0.04;
-      w -= mx; e += mx; s -= my; n += my;
-    }
+  const boxes = depth === 0 ? [] : grid.subZones(zoneId, Math.min(depth, 2)).map((z) => ringBounds(unwrapNear(grid.zoneOutline(z, false), outline[0]![0])));
+  for (const [bw, bs, be, bn] of boxes) {
+    w = Math.min(w, bw); s = Math.min(s, bs); e = Math.max(e, be); n = Math.max(n, bn);
   }
-  const areaDeg = ringArea(outline);
-  const spacingDegrees = Math.sqrt(areaDeg / (samplingFactor * deepestCount));
-  return { zoneId, level, depths: [...depths], subZones, outline, extent: [w, Math.max(-90, s), e, Math.min(90, n)], spacingDegrees, samplingFactor, deepestCount };
+  if (depth > 2 && boxes.length > 0) {
+    const mx = boxes.reduce((m, b) => Math.max(m, b[2] - b[0]), 0) / 2, my = boxes.reduce((m, b) => Math.max(m, b[3] - b[1]), 0) / 2;
+    w -= mx; e += mx; s -= my; n += my;
+  }
+  return [w, Math.max(-90, s), e, Math.min(90, n)];
 }
 
 /** Shifts a ring by whole turns so it sits next to `lon` (a child across the antimeridian from its parent's first vertex). */

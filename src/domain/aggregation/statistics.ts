@@ -42,6 +42,17 @@ export class StatAccumulator {
     this.kept?.[i]!.push(v);
   }
 
+  /** Forgets slot `i`'s samples (it is about to be sampled again, more densely). */
+  reset(i: number): void {
+    this.count[i] = 0;
+    this.valid[i] = 0;
+    this.mean[i] = 0;
+    this.m2[i] = 0;
+    this.min[i] = Infinity;
+    this.max[i] = -Infinity;
+    if (this.kept) this.kept[i] = [];
+  }
+
   /** Values of one statistic for every slot; null where a slot has no valid sample. */
   result(stat: Statistic): (number | null)[] {
     const out: (number | null)[] = new Array(this.size);

@@ -1,0 +1,77 @@
+/**
+ * npm run ingest -- <collection> --grid IVEA7H --levels 0-12
+ *
+ * Stores zone keys in a parquet-lake collection's files (src/adapters/lake/zone-columns-writer.ts):
+ * one BIGINT column per level, `zone_<grid>_l<level>`, plus the GeoParquet bbox covering when the
+ * files lack one. Zone data for those levels is then a GROUP BY in DuckDB. The lake root and the
+ * collection come from the config (DGGS_CONFIG and DGGS__... overrides, as for the service).
+ */
+import { parseArgs } from 'node:util';
+
+const USAGE = `usage: npm run ingest -- <collection> --grid <grid id> --levels <levels>
+  <levels>: a range (0-12), a list (3,5,7) or one level; the grid must offer numeric zone keys (IVEA7H, ISEA7H, IVEA3H, ISEA3H and their Z7 forms).
+Each file of the collection is rewritten in place (written beside it under a hidden name, then renamed over it).`;
+
+function fail(message: string, code = 2): never {
+  console.error(`ingest: ${message}`);
+  process.exit(code);
+}
+
+/** `0-12`, `3,5,7`, `5`: ascending, distinct. */
+function parseLevels(text: string): number[] {
+  const out = new Set<number>();
+  for (const part of text.split(',')) {
+    const m = /^(\d{1,2})(?:-(\d{1,2}))?$/.exec(part.trim());
+    if (!m) fail(`levels "${text}": write a range (0-12), a list (3,5,7) or one level`);
+    const [from, to] = [Number(m[1]), Number(m[2] ?? m[1])];
+    if (to < from) fail(`levels "${part}": the range runs upwards`);
+    for (let l = from; l <= to; l++) out.add(l);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { grid: { type: 'string' }, levels: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const [collectionId, extra] = positionals;
+  if (!collectionId || extra !== undefined) fail(USAGE);
+  const gridId = values.grid ?? fail(`--grid is required\n${USAGE}`);
+  const levels = parseLevels(values.levels ?? fail(`--levels is required\n${USAGE}`));
+
+  const [{ loadConfig, ConfigError }, { GRID_FACTORIES }, { writeZoneColumns, ZoneColumnsError }] = await Promise.all([
+    import('../src/app/config/load-config.js'),
+    import('../src/app/grid-factories.js'),
+    import('../src/adapters/lake/zone-columns-writer.js'),
+  ]);
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+  const collection = config.collections.find((c) => c.id === collectionId) ?? fail(`no collection "${collectionId}" in the config (${config.collections.map((c) => c.id).join(', ')})`);
+  if (collection.backing.kind !== 'parquet-lake') fail(`"${collectionId}" is a ${collection.backing.kind} collection; only parquet-lake collections have files to ingest`);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(config.lake.root)) fail(`lake.root ${config.lake.root} is not a directory: ingest rewrites local files`);
+  const make = GRID_FACTORIES[gridId] ?? fail(`unknown grid "${gridId}" (known: ${Object.keys(GRID_FACTORIES).join(', ')})`);
+  const t0 = performance.now();
+  try {
+    const done = await writeZoneColumns({
+      root: config.lake.root,
+      collectionId,
+      geometryColumn: collection.backing.geometryColumn,
+      grid: make(),
+      levels,
+      log: (line) => console.log(line),
+    });
+    console.log(`${collectionId}: ${done.files} file(s), ${done.rows.toLocaleString('en')} rows, zone keys of ${gridId} at levels ${levels.join(',')} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  } catch (err) {
+    if (err instanceof ZoneColumnsError) fail(err.message, 1);
+    throw err;
+  }
+}
+
+await main();
