@@ -1,37 +1,63 @@
 import knexFactory, { type Knex } from 'knex';
-import type {
-  Concept,
-  ConceptStore,
-  DatastoreAdmin,
-  DatastoreStatus,
-  Job,
-  NewOrder,
-  Order,
-  OrderStore,
+import {
+  FINAL_STATUSES,
+  JOB_STATUSES,
+  type Claim,
+  type Concept,
+  type ConceptStore,
+  type CreateOrderResult,
+  type DatastoreAdmin,
+  type DatastoreStatus,
+  type Job,
+  type JobCounts,
+  type JobLedger,
+  type JobResultInfo,
+  type JobStatus,
+  type NewOrder,
+  type Order,
+  type OrderQuota,
+  type OrderStore,
+  type Page,
+  type Paged,
+  type TokenRecord,
+  type TokenStore,
 } from '../../ports/datastore.js';
 import { migrationSource } from './migrations.js';
 import { SEED_CONCEPTS } from './seed-concepts.js';
+import { orderStatusOf, toAttempt, toJob, toOrder, toToken, zeroCounts, type Row } from './rows.js';
 
 export type KnexDatastoreOptions =
   | { kind: 'sqlite'; file: string }
   | { kind: 'postgres'; url: string; schema?: string };
 
+const OPEN: JobStatus[] = ['accepted', 'running'];
+/** Rows per INSERT: well under SQLite's bound variables per statement. */
+const INSERT_CHUNK = 200;
+
+const now = () => new Date().toISOString();
+
 /**
- * Concepts, orders and jobs on knex: better-sqlite3 for one machine, PostgreSQL beyond.
- * Values reach SQL only through knex bindings.
+ * Concepts, orders, jobs and tokens on knex: better-sqlite3 for one machine, PostgreSQL beyond.
+ * Values reach SQL only through knex bindings. Listings page and count in SQL; every write of a
+ * job after its claim is fenced by the attempt number, so a worker that lost its job (dismissed,
+ * or taken over after it was presumed dead) can never overwrite the job's record.
  */
-export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore {
+export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore, JobLedger, TokenStore {
   private readonly db: Knex;
   private readonly migrationConfig: Knex.MigratorConfig;
 
-  constructor(opts: KnexDatastoreOptions) {
+  constructor(private readonly opts: KnexDatastoreOptions) {
     this.db =
       opts.kind === 'sqlite'
         ? knexFactory({ client: 'better-sqlite3', connection: { filename: opts.file }, useNullAsDefault: true })
         : knexFactory({ client: 'pg', connection: opts.url, searchPath: opts.schema ? [opts.schema] : undefined, pool: { min: 0, max: 8 } });
     if (opts.kind === 'sqlite') {
-      // SQLite leaves foreign keys off unless asked, per connection.
-      this.db.client.pool.on?.('createSuccess', (_: unknown, conn: { pragma?: (s: string) => void }) => conn.pragma?.('foreign_keys = ON'));
+      // SQLite leaves foreign keys off unless asked, per connection; a busy wait beats an immediate
+      // SQLITE_BUSY when a second process (a token command) writes at the same moment.
+      this.db.client.pool.on?.('createSuccess', (_: unknown, conn: { pragma?: (s: string) => void }) => {
+        conn.pragma?.('foreign_keys = ON');
+        conn.pragma?.('busy_timeout = 5000');
+      });
     }
     this.migrationConfig = { migrationSource, tableName: 'dggs_migrations', schemaName: opts.kind === 'postgres' ? opts.schema : undefined };
   }
@@ -70,6 +96,8 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore {
     await this.db.destroy();
   }
 
+  // ---- concepts
+
   async listConcepts(): Promise<Concept[]> {
     const rows = await this.db('concepts').orderBy('id');
     return Promise.all(rows.map((r) => this.hydrateConcept(r)));
@@ -80,7 +108,7 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore {
     return row ? this.hydrateConcept(row) : undefined;
   }
 
-  private async hydrateConcept(row: Record<string, unknown>): Promise<Concept> {
+  private async hydrateConcept(row: Row): Promise<Concept> {
     const id = Number(row.id);
     const [collections, processing] = await Promise.all([
       this.db('concept_collections').where({ concept_id: id }).orderBy('collection_id'),
@@ -102,91 +130,263 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore {
     };
   }
 
-  async listOrders(): Promise<Order[]> {
-    const rows = await this.db('orders').orderBy('id');
-    const jobs = await this.db('jobs').orderBy('id');
-    return rows.map((r) => toOrder(r, jobs.filter((j) => Number(j.order_id) === Number(r.id))));
-  }
+  // ---- orders (client side)
 
-  async getOrder(id: number): Promise<Order | undefined> {
-    const row = await this.db('orders').where({ id }).first();
-    if (!row) return undefined;
-    return toOrder(row, await this.db('jobs').where({ order_id: id }).orderBy('id'));
-  }
-
-  async createOrder(order: NewOrder): Promise<Order> {
-    const now = new Date().toISOString();
-    const id = await this.db.transaction(async (trx) => {
-      const [inserted] = await trx('orders').insert({ title: order.title ?? null, status: 'accepted', created_at: now, updated_at: now }).returning('id');
+  async createOrder(order: NewOrder, quota: OrderQuota): Promise<CreateOrderResult> {
+    const at = now();
+    const created = await this.db.transaction(async (trx): Promise<{ refused: 'open-orders'; open: number } | { orderId: number }> => {
+      // Count and insert under one lock per owner, so concurrent requests cannot both pass the quota.
+      // SQLite runs one write transaction at a time already.
+      if (this.opts.kind === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`dggs-api owner ${order.owner}`]);
+      const open = await this.count(trx('orders').where({ owner: order.owner }).whereIn('status', OPEN));
+      if (open >= quota.maxOpenOrders) return { refused: 'open-orders', open };
+      const counts = { ...zeroCounts(), accepted: order.jobs.length };
+      const [inserted] = await trx('orders')
+        .insert({ owner: order.owner, title: order.title ?? null, collection: order.collection ?? null, concept_id: order.concept ?? null, dggrs: order.dggrs, status: 'accepted', job_counts: JSON.stringify(counts), created_at: at, updated_at: at })
+        .returning('id');
       const orderId = Number(typeof inserted === 'object' ? inserted.id : inserted);
-      for (const job of order.jobs) {
-        await trx('jobs').insert({
-          order_id: orderId,
-          status: 'accepted',
-          collection: job.collection,
-          dggrs: job.dggrs,
-          zone_id: job.zoneId,
-          zone_depth: job.zoneDepth,
-          progress: 0,
-          message: null,
-          created_at: now,
-          updated_at: now,
-        });
-      }
-      return orderId;
+      const rows = order.jobs.map((j) => ({
+        order_id: orderId,
+        status: 'accepted',
+        collection: j.collection,
+        dggrs: j.dggrs,
+        zone_id: j.zoneId,
+        zone_depth: j.zoneDepth,
+        properties: j.properties ? JSON.stringify(j.properties) : null,
+        concept_id: j.concept ?? null,
+        derived_indice: j.derivedIndice ?? null,
+        progress: 0,
+        message: null,
+        attempts: 0,
+        queued: false,
+        created_at: at,
+        updated_at: at,
+      }));
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) await trx('jobs').insert(rows.slice(i, i + INSERT_CHUNK));
+      return { orderId };
     });
-    return (await this.getOrder(id))!;
+    if ('refused' in created) return created;
+    const [orderRow, jobRows] = await Promise.all([this.db('orders').where({ id: created.orderId }).first(), this.db('jobs').where({ order_id: created.orderId }).orderBy('id')]);
+    return { created: toOrder(orderRow, (await this.countsOf([orderRow])).get(created.orderId)!), jobs: jobRows.map((r) => toJob(r, [])) };
+  }
+
+  async listOrders(owner: string, page: Page): Promise<Paged<Order>> {
+    const base = () => {
+      const q = this.db('orders').where({ owner });
+      return page.status ? q.andWhere({ status: page.status }) : q;
+    };
+    const [total, rows] = await Promise.all([this.count(base()), base().orderBy('id').limit(page.limit).offset(page.offset)]);
+    const counts = await this.countsOf(rows);
+    return { total, items: rows.map((r) => toOrder(r, counts.get(Number(r.id))!)) };
+  }
+
+  async getOrder(owner: string, id: number): Promise<Order | undefined> {
+    const row = await this.db('orders').where({ id, owner }).first();
+    if (!row) return undefined;
+    return toOrder(row, (await this.countsOf([row])).get(id)!);
+  }
+
+  async listJobs(orderId: number, page: Page): Promise<Paged<Job>> {
+    const base = () => {
+      const q = this.db('jobs').where({ order_id: orderId });
+      return page.status ? q.andWhere({ status: page.status }) : q;
+    };
+    const [total, rows] = await Promise.all([this.count(base()), base().orderBy('id').limit(page.limit).offset(page.offset)]);
+    return { total, items: await this.withAttempts(this.db, rows) };
   }
 
   async getJob(orderId: number, jobId: number): Promise<Job | undefined> {
     const row = await this.db('jobs').where({ order_id: orderId, id: jobId }).first();
-    return row ? toJob(row) : undefined;
+    return row ? (await this.withAttempts(this.db, [row]))[0] : undefined;
   }
 
-  async updateJob(jobId: number, patch: Partial<Pick<Job, 'status' | 'progress' | 'message'>>): Promise<void> {
-    const now = new Date().toISOString();
-    await this.db.transaction(async (trx) => {
-      const job = await trx('jobs').where({ id: jobId }).first();
-      if (!job) return;
-      await trx('jobs').where({ id: jobId }).update({ ...patch, updated_at: now });
-      const siblings = await trx('jobs').where({ order_id: job.order_id });
-      await trx('orders').where({ id: job.order_id }).update({ status: orderStatusOf(siblings.map((s) => s.status)), updated_at: now });
+  async dismissOrder(owner: string, id: number): Promise<{ order: Order; jobIds: number[] } | undefined> {
+    const at = now();
+    const found = await this.db.transaction(async (trx) => {
+      const row = await trx('orders').where({ id, owner }).first();
+      if (!row) return false;
+      await this.lockOrder(trx, id);
+      await trx('orders').where({ id }).update({ status: 'dismissed', updated_at: at });
+      // Successful jobs are dismissed too: their results are removed with the order.
+      await trx('jobs')
+        .where({ order_id: id })
+        .whereIn('status', [...OPEN, 'successful'])
+        .update({ status: 'dismissed', message: 'dismissed by its owner', finished_at: at, updated_at: at });
+      await trx('job_attempts')
+        .where({ outcome: 'running' })
+        .whereIn('job_id', trx('jobs').select('id').where({ order_id: id }))
+        .update({ outcome: 'dismissed', ended_at: at });
+      await this.refreshOrder(trx, id, at);
+      return true;
+    });
+    if (!found) return undefined;
+    const jobIds = (await this.db('jobs').select('id').where({ order_id: id }).orderBy('id')).map((r) => Number(r.id));
+    return { order: (await this.getOrder(owner, id))!, jobIds };
+  }
+
+  // ---- the job lifecycle (runner side)
+
+  async claimJob(jobId: number, worker: string, maxAttempts: number): Promise<Claim> {
+    return this.db.transaction(async (trx): Promise<Claim> => {
+      const row = await this.lockedJob(trx, jobId);
+      if (!row) return { kind: 'skip', status: 'missing' };
+      const status = row.status as JobStatus;
+      if (FINAL_STATUSES.includes(status)) return { kind: 'skip', status };
+      const n = Number(row.attempts);
+      const at = now();
+      const fence = () => trx('jobs').where({ id: jobId, attempts: n, status });
+      if (status === 'running') {
+        // Delivered again while running: the process that ran attempt n stopped.
+        await trx('job_attempts').where({ job_id: jobId, attempt: n, outcome: 'running' }).update({ outcome: 'interrupted', ended_at: at, error: 'the process running this attempt stopped' });
+      }
+      if (n >= maxAttempts) {
+        const last = await trx('job_attempts').where({ job_id: jobId, attempt: n }).first();
+        const message = `failed after ${n} attempt${n === 1 ? '' : 's'}: ${last?.error ?? 'the process running it stopped'}`;
+        if ((await fence().update({ status: 'failed', message, finished_at: at, updated_at: at })) === 0) return { kind: 'skip', status: 'taken' };
+        await this.refreshOrder(trx, Number(row.order_id), at);
+        return { kind: 'exhausted', job: (await this.withAttempts(trx, [await trx('jobs').where({ id: jobId }).first()]))[0]! };
+      }
+      const claimed = await fence().update({ status: 'running', attempts: n + 1, progress: 0, message: `attempt ${n + 1} of ${maxAttempts} started`, started_at: row.started_at ?? at, updated_at: at });
+      if (claimed === 0) return { kind: 'skip', status: 'taken' };
+      await trx('job_attempts').insert({ job_id: jobId, attempt: n + 1, worker: worker.slice(0, 200), started_at: at, outcome: 'running' });
+      await this.refreshOrder(trx, Number(row.order_id), at);
+      const job = (await this.withAttempts(trx, [await trx('jobs').where({ id: jobId }).first()]))[0]!;
+      return { kind: 'run', job, attempt: n + 1 };
     });
   }
-}
 
-/** An order is as far along as its least advanced job; any failure fails it. */
-function orderStatusOf(statuses: string[]): string {
-  if (statuses.includes('failed')) return 'failed';
-  if (statuses.every((s) => s === 'successful')) return 'successful';
-  if (statuses.every((s) => s === 'dismissed')) return 'dismissed';
-  if (statuses.some((s) => s === 'running' || s === 'successful')) return 'running';
-  return 'accepted';
-}
+  async reportProgress(jobId: number, attempt: number, progress: number, message: string): Promise<boolean> {
+    const updated = await this.db('jobs').where({ id: jobId, attempts: attempt, status: 'running' }).update({ progress, message, updated_at: now() });
+    return updated > 0;
+  }
 
-function toJob(r: Record<string, unknown>): Job {
-  return {
-    id: Number(r.id),
-    orderId: Number(r.order_id),
-    status: r.status as Job['status'],
-    collection: String(r.collection),
-    dggrs: String(r.dggrs),
-    zoneId: String(r.zone_id),
-    zoneDepth: Number(r.zone_depth),
-    progress: Number(r.progress),
-    message: (r.message as string | null) ?? null,
-    created: String(r.created_at),
-    updated: String(r.updated_at),
-  };
-}
+  async completeJob(jobId: number, attempt: number, result: JobResultInfo): Promise<boolean> {
+    const at = now();
+    return this.db.transaction(async (trx) => {
+      const row = await this.lockedJob(trx, jobId);
+      if (!row || Number(row.attempts) !== attempt || row.status !== 'running') return false;
+      await trx('jobs').where({ id: jobId }).update({ status: 'successful', progress: 100, message: 'done', result: JSON.stringify(result), finished_at: at, updated_at: at });
+      await trx('job_attempts').where({ job_id: jobId, attempt }).update({ outcome: 'successful', ended_at: at });
+      await this.refreshOrder(trx, Number(row.order_id), at);
+      return true;
+    });
+  }
 
-function toOrder(r: Record<string, unknown>, jobs: Record<string, unknown>[]): Order {
-  return {
-    id: Number(r.id),
-    status: r.status as Order['status'],
-    title: (r.title as string | null) ?? null,
-    created: String(r.created_at),
-    updated: String(r.updated_at),
-    jobs: jobs.map(toJob),
-  };
+  async failAttempt(jobId: number, attempt: number, error: string, final: boolean): Promise<boolean> {
+    const at = now();
+    return this.db.transaction(async (trx) => {
+      const row = await this.lockedJob(trx, jobId);
+      if (!row || Number(row.attempts) !== attempt || row.status !== 'running') return false;
+      const message = final ? `failed after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${error}` : `attempt ${attempt} failed: ${error}; retrying`;
+      await trx('jobs').where({ id: jobId }).update({ status: final ? 'failed' : 'accepted', message, ...(final ? { finished_at: at } : {}), updated_at: at });
+      await trx('job_attempts').where({ job_id: jobId, attempt }).update({ outcome: 'failed', ended_at: at, error });
+      await this.refreshOrder(trx, Number(row.order_id), at);
+      return true;
+    });
+  }
+
+  async abandonJob(jobId: number, reason: string): Promise<void> {
+    const at = now();
+    await this.db.transaction(async (trx) => {
+      const row = await this.lockedJob(trx, jobId);
+      if (!row || !OPEN.includes(row.status as JobStatus)) return;
+      await trx('job_attempts').where({ job_id: jobId, outcome: 'running' }).update({ outcome: 'interrupted', ended_at: at, error: 'the process running this attempt stopped' });
+      await trx('jobs').where({ id: jobId }).update({ status: 'failed', message: `failed: ${reason}`, finished_at: at, updated_at: at });
+      await this.refreshOrder(trx, Number(row.order_id), at);
+    });
+  }
+
+  async unfinishedJobs(afterId: number, limit: number) {
+    const rows = await this.db('jobs').select('id', 'order_id', 'status', 'attempts').whereIn('status', OPEN).andWhere('id', '>', afterId).orderBy('id').limit(limit);
+    return rows.map((r) => ({ id: Number(r.id), orderId: Number(r.order_id), status: r.status as JobStatus, attempts: Number(r.attempts) }));
+  }
+
+  async unqueuedJobs(before: string, limit: number) {
+    const rows = await this.db('jobs').select('id', 'order_id').where({ status: 'accepted', queued: false }).andWhere('created_at', '<', before).orderBy('id').limit(limit);
+    return rows.map((r) => ({ id: Number(r.id), orderId: Number(r.order_id) }));
+  }
+
+  async markQueued(jobIds: number[]): Promise<void> {
+    for (let i = 0; i < jobIds.length; i += INSERT_CHUNK) await this.db('jobs').whereIn('id', jobIds.slice(i, i + INSERT_CHUNK)).update({ queued: true });
+  }
+
+  // ---- tokens
+
+  async createToken(owner: string, digest: string, label?: string): Promise<TokenRecord> {
+    const [inserted] = await this.db('api_tokens').insert({ owner, digest, label: label ?? null, created_at: now() }).returning('id');
+    const id = Number(typeof inserted === 'object' ? inserted.id : inserted);
+    return toToken(await this.db('api_tokens').where({ id }).first());
+  }
+
+  async listTokens(): Promise<TokenRecord[]> {
+    return (await this.db('api_tokens').orderBy('id')).map(toToken);
+  }
+
+  async revokeToken(id: number): Promise<boolean> {
+    return (await this.db('api_tokens').where({ id }).whereNull('revoked_at').update({ revoked_at: now() })) > 0;
+  }
+
+  async findToken(digest: string): Promise<TokenRecord | undefined> {
+    const row = await this.db('api_tokens').where({ digest }).whereNull('revoked_at').first();
+    return row ? toToken(row) : undefined;
+  }
+
+  // ---- helpers
+
+  private async count(q: Knex.QueryBuilder): Promise<number> {
+    const [row] = await q.clone().clearSelect().clearOrder().count<{ n: number | string }[]>({ n: '*' });
+    return Number(row?.n ?? 0);
+  }
+
+  /** Job counts of orders: kept on each order row; counted in SQL for rows written before the counts were kept. */
+  private async countsOf(orderRows: Row[]): Promise<Map<number, JobCounts>> {
+    const out = new Map<number, JobCounts>();
+    for (const r of orderRows) if (r.job_counts) out.set(Number(r.id), { ...zeroCounts(), ...JSON.parse(String(r.job_counts)) });
+    const missing = orderRows.filter((r) => !r.job_counts).map((r) => Number(r.id));
+    for (const id of missing) out.set(id, zeroCounts());
+    if (missing.length === 0) return out;
+    const rows: Row[] = await this.db('jobs').select('order_id', 'status').count({ n: '*' }).whereIn('order_id', missing).groupBy('order_id', 'status');
+    for (const r of rows) if ((JOB_STATUSES as readonly string[]).includes(String(r.status))) out.get(Number(r.order_id))![r.status as JobStatus] = Number(r.n);
+    return out;
+  }
+
+  /**
+   * Every change of a job's state locks its order first (PostgreSQL; SQLite runs one write
+   * transaction at a time): the order's counts and status are recomputed from its jobs in the same
+   * transaction, and two jobs of one order finishing at once must not each count the other as
+   * still running. Locking the order before any job row also keeps lock order the same everywhere.
+   */
+  private async lockOrder(trx: Knex.Transaction, orderId: number): Promise<void> {
+    if (this.opts.kind === 'postgres') await trx.raw('SELECT id FROM orders WHERE id = ? FOR UPDATE', [orderId]);
+  }
+
+  /** The job row, read after its order is locked. */
+  private async lockedJob(trx: Knex.Transaction, jobId: number): Promise<Row | undefined> {
+    const first = await trx('jobs').select('order_id').where({ id: jobId }).first();
+    if (!first) return undefined;
+    await this.lockOrder(trx, Number(first.order_id));
+    return trx('jobs').where({ id: jobId }).first();
+  }
+
+  /** After a job changes state: the order's counts, and its status, which follows its jobs except once dismissed. */
+  private async refreshOrder(trx: Knex.Transaction, orderId: number, at: string): Promise<void> {
+    const counts = await this.jobCountsIn(trx, orderId);
+    await trx('orders').where({ id: orderId }).update({ job_counts: JSON.stringify(counts), updated_at: at });
+    await trx('orders').where({ id: orderId }).whereNot({ status: 'dismissed' }).update({ status: orderStatusOf(counts) });
+  }
+
+  private async jobCountsIn(trx: Knex.Transaction, orderId: number): Promise<JobCounts> {
+    const counts = zeroCounts();
+    const rows: Row[] = await trx('jobs').select('status').count({ n: '*' }).where({ order_id: orderId }).groupBy('status');
+    for (const r of rows) if ((JOB_STATUSES as readonly string[]).includes(String(r.status))) counts[r.status as JobStatus] = Number(r.n);
+    return counts;
+  }
+
+  private async withAttempts(db: Knex | Knex.Transaction, rows: Row[]): Promise<Job[]> {
+    if (rows.length === 0) return [];
+    const attempts = await db('job_attempts').whereIn('job_id', rows.map((r) => Number(r.id))).orderBy(['job_id', 'attempt']);
+    const byJob = new Map<number, Row[]>();
+    for (const a of attempts) byJob.set(Number(a.job_id), [...(byJob.get(Number(a.job_id)) ?? []), a]);
+    return rows.map((r) => toJob(r, (byJob.get(Number(r.id)) ?? []).map(toAttempt)));
+  }
 }

@@ -61,6 +61,75 @@ export const MIGRATIONS: Record<string, { up(knex: Knex): Promise<void>; down(kn
       await knex.schema.dropTable('orders');
     },
   },
+  '0003_jobs_that_run': {
+    async up(knex) {
+      await knex.schema.alterTable('orders', (t) => {
+        t.string('owner', 128).notNullable().defaultTo('demo');
+        t.string('collection', 128).nullable();
+        t.integer('concept_id').nullable();
+        t.string('dggrs', 64).nullable();
+        t.index(['owner', 'status', 'id'], 'orders_owner_status_id');
+        t.index(['owner', 'id'], 'orders_owner_id');
+      });
+      await knex.schema.alterTable('jobs', (t) => {
+        t.text('properties').nullable();
+        t.integer('concept_id').nullable();
+        t.string('derived_indice', 200).nullable();
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.boolean('queued').notNullable().defaultTo(false);
+        t.string('started_at', 40).nullable();
+        t.string('finished_at', 40).nullable();
+        t.text('result').nullable();
+        t.index(['order_id', 'status', 'id'], 'jobs_order_status_id');
+        t.index(['status', 'queued', 'id'], 'jobs_status_queued_id');
+      });
+      await knex.schema.createTable('job_attempts', (t) => {
+        t.bigInteger('job_id').notNullable().references('jobs.id').onDelete('CASCADE');
+        t.integer('attempt').notNullable();
+        t.string('worker', 200).notNullable();
+        t.string('started_at', 40).notNullable();
+        t.string('ended_at', 40).nullable();
+        t.string('outcome', 20).notNullable();
+        t.text('error').nullable();
+        t.primary(['job_id', 'attempt']);
+      });
+      await knex.schema.createTable('api_tokens', (t) => {
+        t.increments('id');
+        t.string('owner', 128).notNullable();
+        t.string('digest', 64).notNullable().unique();
+        t.string('label', 200).nullable();
+        t.string('created_at', 40).notNullable();
+        t.string('revoked_at', 40).nullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.dropTable('api_tokens');
+      await knex.schema.dropTable('job_attempts');
+      await knex.schema.alterTable('jobs', (t) => {
+        t.dropIndex([], 'jobs_status_queued_id');
+        t.dropIndex([], 'jobs_order_status_id');
+        t.dropColumns('properties', 'concept_id', 'derived_indice', 'attempts', 'queued', 'started_at', 'finished_at', 'result');
+      });
+      await knex.schema.alterTable('orders', (t) => {
+        t.dropIndex([], 'orders_owner_id');
+        t.dropIndex([], 'orders_owner_status_id');
+        t.dropColumns('owner', 'collection', 'concept_id', 'dggrs');
+      });
+    },
+  },
+  '0004_order_job_counts': {
+    async up(knex) {
+      // Job counts per status kept on the order (JSON), so listing orders costs the page, not its jobs.
+      await knex.schema.alterTable('orders', (t) => {
+        t.text('job_counts').nullable();
+      });
+    },
+    async down(knex) {
+      await knex.schema.alterTable('orders', (t) => {
+        t.dropColumn('job_counts');
+      });
+    },
+  },
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,189 @@
+import type { Job, JobLedger, OrderStore } from '../../ports/datastore.js';
+import type { Delivery, JobQueue, QueuedJob } from '../../ports/job-queue.js';
+import type { JobResults } from '../../ports/job-results.js';
+import type { ZoneData } from '../../domain/zone-data.js';
+import type { ZoneDataService } from './zone-data-service.js';
+import { AppError } from '../errors.js';
+
+export interface JobRunnerOptions {
+  /** Identifies this process in each attempt's record (host:pid). */
+  worker: string;
+  maxAttempts: number;
+  /** Backoff before re-running a job whose process stopped: retryDelayMs x 2^(attempts-1). */
+  retryDelayMs: number;
+  /** How often to look for committed jobs that never reached the queue. */
+  sweepIntervalMs: number;
+  /** Age after which an accepted job that was never queued is queued by the sweep. */
+  sweepAfterMs: number;
+}
+
+interface Log {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** The attempt lost its job (dismissed, or taken over after it was presumed dead): stop quietly. */
+class JobLost extends Error {}
+
+/**
+ * Runs jobs as the queue delivers them. Each delivery claims the job in the datastore (one more
+ * attempt), computes the zone data through the zone-data use case, writes it as parquet, and
+ * records success. The datastore decides: a delivery of a job that is already final does
+ * nothing, and every write after the claim is fenced by the attempt number, so a job completes
+ * once however often it is delivered. Progress is written at each step, and a step that finds
+ * the job no longer held (dismissed) stops the attempt.
+ */
+export class JobRunner {
+  private sweepTimer?: NodeJS.Timeout;
+  private working = false;
+  private recovered = false;
+  private stopped = false;
+
+  constructor(
+    private readonly store: JobLedger & Pick<OrderStore, 'getJob'>,
+    private readonly queue: JobQueue,
+    private readonly results: JobResults,
+    private readonly zoneData: Pick<ZoneDataService, 'collectionZoneData'>,
+    private readonly opts: JobRunnerOptions,
+    private readonly log: Log,
+  ) {}
+
+  /** Starts taking jobs; a queue or datastore not reachable yet is retried at each sweep, never fails the caller. */
+  async start(): Promise<void> {
+    await this.tick();
+    this.sweepTimer = setInterval(() => void this.tick(), this.opts.sweepIntervalMs);
+    this.sweepTimer.unref();
+  }
+
+  async stop(graceMs?: number): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.sweepTimer);
+    await this.queue.close(graceMs);
+  }
+
+  /** Joins the queue and recovers until each succeeds once (the database may not be up or initialised yet), then sweeps. */
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      if (!this.working) {
+        await this.queue.work(
+          (d) => this.run(d),
+          (job, reason) => this.store.abandonJob(job.jobId, reason),
+        );
+        this.working = true;
+      }
+      if (!this.recovered) {
+        await this.recover();
+        this.recovered = true;
+      }
+      await this.sweep();
+    } catch (err) {
+      this.log.warn({ err }, 'job recovery or sweep failed; retrying at the next sweep');
+    }
+  }
+
+  /**
+   * A queue that forgets on restart gets every unfinished job again: accepted ones at once,
+   * those that were running when the process stopped after the backoff their attempts earned.
+   */
+  private async recover(): Promise<void> {
+    if (this.queue.durable) return;
+    let after = 0;
+    for (;;) {
+      const page = await this.store.unfinishedJobs(after, 1000);
+      if (page.length === 0) return;
+      const fresh = page.filter((j) => j.status === 'accepted').map((j) => ({ jobId: j.id, orderId: j.orderId }));
+      await this.queue.enqueue(fresh);
+      for (const j of page.filter((p) => p.status === 'running')) {
+        await this.queue.enqueue([{ jobId: j.id, orderId: j.orderId }], { delayMs: this.backoff(j.attempts) });
+      }
+      if (page.length > 0) this.log.info({ jobs: page.length }, 'unfinished jobs queued again');
+      after = page[page.length - 1]!.id;
+    }
+  }
+
+  /** Jobs committed with their order but never handed to the queue (the process stopped in between). */
+  private async sweep(): Promise<void> {
+    const before = new Date(Date.now() - this.opts.sweepAfterMs).toISOString();
+    for (;;) {
+      const page = await this.store.unqueuedJobs(before, 1000);
+      if (page.length === 0) return;
+      await this.queue.enqueue(page.map((j) => ({ jobId: j.id, orderId: j.orderId })));
+      await this.store.markQueued(page.map((j) => j.id));
+    }
+  }
+
+  private backoff(attempts: number): number {
+    return this.opts.retryDelayMs * 2 ** Math.max(0, attempts - 1);
+  }
+
+  /** One delivery. Resolves when the job needs no further delivery; throws to have the queue retry. */
+  async run(delivery: Delivery): Promise<void> {
+    const claim = await this.store.claimJob(delivery.job.jobId, this.opts.worker, this.opts.maxAttempts);
+    if (claim.kind === 'exhausted') this.log.warn({ job: claim.job.id, message: claim.job.message }, 'job failed: attempts used up');
+    if (claim.kind !== 'run') return;
+    const { job, attempt } = claim;
+    const step = async (progress: number, message: string) => {
+      if (delivery.signal.aborted) throw new JobLost('aborted');
+      if (!(await this.store.reportProgress(job.id, attempt, progress, message))) throw new JobLost('no longer held');
+    };
+    try {
+      await step(5, `computing zone data of ${job.collection} for zone ${job.zoneId} at depth ${job.zoneDepth}`);
+      const data = await this.compute(job);
+      const rows = data.depths.reduce((n, d) => n + d.zones.length, 0);
+      await step(70, `writing ${rows} rows`);
+      const bytes = await this.results.write(job.orderId, job.id, data);
+      await step(95, 'recording the result');
+      const done = await this.store.completeJob(job.id, attempt, { fields: data.fields, sources: data.sources, rows, bytes });
+      if (!done) await this.lost(job);
+    } catch (err) {
+      if (err instanceof JobLost || delivery.signal.aborted) {
+        // Still held: the queue stopped this delivery (shutdown); the attempt ends and the job goes
+        // back to the queue. Not held: dismissed or taken over; nothing more to record.
+        const final = attempt >= this.opts.maxAttempts;
+        if (await this.store.failAttempt(job.id, attempt, 'the worker stopped during the attempt', final)) {
+          if (!final) throw err;
+          return;
+        }
+        await this.lost(job);
+        return;
+      }
+      const reason = err instanceof AppError ? `${err.message}${err.hint ? `: ${err.hint}` : ''}` : err instanceof Error ? err.message : String(err);
+      // A request the zone-data use case refuses (4xx) will be refused again: no retry.
+      const final = (err instanceof AppError && err.status < 500) || attempt >= this.opts.maxAttempts;
+      this.log.warn({ job: job.id, attempt, final, err }, 'job attempt failed');
+      await this.store.failAttempt(job.id, attempt, reason.slice(0, 2000), final);
+      if (!final) throw err;
+    }
+  }
+
+  /** The attempt no longer holds the job: if the job was dismissed, its file must not outlive the order. */
+  private async lost(job: Job): Promise<void> {
+    const now = await this.store.getJob(job.orderId, job.id);
+    if (!now || now.status === 'dismissed') await this.results.remove(job.orderId, job.id);
+  }
+
+  private async compute(job: Job): Promise<ZoneData> {
+    const data = await this.zoneData.collectionZoneData(job.collection, {
+      dggrsId: job.dggrs,
+      zoneId: job.zoneId,
+      zoneDepth: String(job.zoneDepth),
+      ...(job.properties ? { properties: job.properties } : {}),
+    });
+    return job.derivedIndice ? renameFields(data, job.derivedIndice) : data;
+  }
+}
+
+/** A concept job names its output after the derived indice: `<indice>`, or `<indice>_<field>` for several fields. */
+export function renameFields(data: ZoneData, indice: string): ZoneData {
+  const names = Object.keys(data.fields);
+  const rename = (n: string) => (names.length === 1 ? indice : `${indice}_${n}`);
+  return {
+    ...data,
+    fields: Object.fromEntries(names.map((n) => [rename(n), data.fields[n]!])),
+    depths: data.depths.map((d) => ({ ...d, values: Object.fromEntries(Object.entries(d.values).map(([n, v]) => [rename(n), v])) })),
+  };
+}
+
+export type { QueuedJob };

@@ -1,0 +1,239 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import net from 'node:net';
+import path from 'node:path';
+import { REPO_ROOT } from '../support/test-server.js';
+import { startPostgres, type PostgresHandle } from '../support/postgres.js';
+
+/**
+ * Durability of orders (npm run test:durability): processes are killed with SIGKILL at random
+ * moments while orders are posted and jobs run, then restarted; in the end every acknowledged
+ * order must be there with all its jobs, every job must have completed exactly once, and every
+ * order must reach a final state.
+ */
+
+const TOKEN = 'demo-token-change-me';
+const HEADERS = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
+const ZONES = ['F4-120-B', 'F4-121-E', 'F4-ED-G', 'F4-121-F', 'F4-EF-E', 'F4-152-G'];
+const ROUNDS = 10;
+const FINAL = ['successful', 'failed', 'dismissed'];
+
+type Json = Record<string, any>;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const rand = (lo: number, hi: number) => lo + Math.random() * (hi - lo);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+class Proc {
+  child?: ChildProcess;
+  log = '';
+  constructor(
+    private readonly script: string,
+    private readonly configFile: string,
+  ) {}
+  start(): void {
+    this.child = spawn(process.execPath, ['--import', 'tsx', this.script], { cwd: REPO_ROOT, env: { ...process.env, DGGS_CONFIG: this.configFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (d: Buffer) => (this.log = (this.log + d.toString()).slice(-20_000));
+    this.child.stdout!.on('data', keep);
+    this.child.stderr!.on('data', keep);
+  }
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await exited;
+  }
+}
+
+async function ready(base: string, server: Proc, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/conformance`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > end) throw new Error(`server not ready:\n${server.log}`);
+    await sleep(100);
+  }
+}
+
+function writeConfig(dir: string, port: number, extra: Json): string {
+  const base = JSON.parse(readFileSync(path.join(REPO_ROOT, 'config/default.json'), 'utf8'));
+  const file = path.join(dir, 'config.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      ...base,
+      server: { host: '127.0.0.1', port, logLevel: 'warn' },
+      ...extra,
+      orders: { resultsRoot: path.join(dir, 'results'), maxOpenOrders: 100_000, maxAttempts: 10, retryDelaySeconds: 1, concurrency: 2, ...extra.orders },
+    }),
+  );
+  return file;
+}
+
+/** Posts orders one after another until stopped; keeps those the server acknowledged (201). */
+function poster(base: string, acknowledged: Map<number, string[]>) {
+  let running = true;
+  const loop = (async () => {
+    let i = 0;
+    while (running) {
+      const zones = [ZONES[i % ZONES.length]!, ZONES[(i + 1) % ZONES.length]!, ZONES[(i + 2) % ZONES.length]!];
+      i++;
+      try {
+        const res = await fetch(`${base}/orders`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ collection: 'demo-elevation', zones, zone_depth: 3 }) });
+        if (res.status === 201) acknowledged.set(((await res.json()) as Json).id, zones);
+        else await res.body?.cancel();
+      } catch {
+        await sleep(50); // the server is down: an unacknowledged order may or may not exist
+      }
+      await sleep(rand(20, 150));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+async function allOrders(base: string): Promise<Json[]> {
+  const out: Json[] = [];
+  let next: string | undefined = `${base}/orders?limit=1000`;
+  while (next) {
+    const page = (await (await fetch(next, { headers: HEADERS })).json()) as Json;
+    out.push(...page.orders);
+    next = page.links.find((l: Json) => l.rel === 'next')?.href;
+  }
+  return out;
+}
+
+async function settle(base: string, ms: number, diagnose: (jobIds: number[]) => Promise<string>): Promise<Json[]> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const orders = await allOrders(base);
+    if (orders.every((o) => FINAL.includes(o.status) && o.job_counts.accepted + o.job_counts.running === 0)) return orders;
+    if (Date.now() > end) {
+      const open = orders.filter((o) => !FINAL.includes(o.status) || o.job_counts.accepted + o.job_counts.running > 0);
+      const jobs = (await Promise.all(open.map(async (o) => ((await (await fetch(`${base}/orders/${o.id}`, { headers: HEADERS })).json()) as Json).jobs))).flat().filter((j: Json) => !FINAL.includes(j.status));
+      throw new Error(`orders not final after ${ms} ms: ${JSON.stringify(jobs.map((j: Json) => ({ id: j.id, status: j.status, message: j.message, attempts: j.attempts })))}\n${await diagnose(jobs.map((j: Json) => j.id))}`);
+    }
+    await sleep(250);
+  }
+}
+
+/** Every acknowledged order exists with all its jobs; every job completed exactly once; results on disk match. */
+async function check(base: string, resultsRoot: string, acknowledged: Map<number, string[]>, diagnose: (jobIds: number[]) => Promise<string> = async () => ''): Promise<{ orders: number; jobs: number; interrupted: number }> {
+  const orders = await settle(base, 120_000, diagnose);
+  const ids = new Set(orders.map((o) => o.id));
+  for (const id of acknowledged.keys()) expect(ids.has(id), `acknowledged order ${id} present`).to.equal(true);
+  let jobs = 0;
+  let interrupted = 0;
+  for (const o of orders) {
+    const order = (await (await fetch(`${base}/orders/${o.id}`, { headers: HEADERS })).json()) as Json;
+    const zones = acknowledged.get(o.id);
+    if (zones) expect(order.jobs.map((j: Json) => j.zone_id), `jobs of order ${o.id}`).to.deep.equal(zones);
+    expect(order.status, `order ${o.id}`).to.equal('successful');
+    for (const job of order.jobs) {
+      jobs++;
+      const outcomes = job.attempts.map((a: Json) => a.outcome);
+      expect(job.status, `job ${job.id}`).to.equal('successful');
+      expect(outcomes.filter((x: string) => x === 'successful'), `job ${job.id} completed once: ${outcomes}`).to.have.length(1);
+      expect(outcomes[outcomes.length - 1]).to.equal('successful');
+      expect(outcomes).to.not.include('running');
+      interrupted += outcomes.filter((x: string) => x === 'interrupted' || x === 'failed').length;
+      expect(existsSync(path.join(resultsRoot, order.results_collection, 'data', `part-${job.id}.parquet`)), `result of job ${job.id}`).to.equal(true);
+    }
+  }
+  return { orders: orders.length, jobs, interrupted };
+}
+
+describe('durability: kill -9 at random moments, restart, nothing lost or done twice', function () {
+  this.timeout(600_000);
+
+  it('SQLite, embedded runner: the server is killed 10 times mid-job', async () => {
+    const t0 = Date.now();
+    const dir = mkdtempSync(path.join(tmpdir(), 'dggs-durable-sqlite-'));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const config = writeConfig(dir, port, { datastore: { kind: 'sqlite', file: path.join(dir, 'dggs.sqlite'), autoInitialize: true } });
+    const server = new Proc('src/main.ts', config);
+    const acknowledged = new Map<number, string[]>();
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        server.start();
+        await ready(base, server);
+        const p = poster(base, acknowledged);
+        await sleep(rand(400, 2500));
+        await server.kill('SIGKILL');
+        await p.stop();
+      }
+      server.start();
+      await ready(base, server);
+      const seen = await check(base, path.join(dir, 'results'), acknowledged);
+      console.log(`      sqlite: ${acknowledged.size} acknowledged orders, ${seen.orders} orders, ${seen.jobs} jobs, ${seen.interrupted} attempts cut by a kill; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      expect(acknowledged.size).to.be.greaterThan(ROUNDS);
+      expect(seen.interrupted).to.be.greaterThan(0, 'kills hit running jobs');
+    } finally {
+      await server.kill('SIGTERM');
+    }
+  });
+
+  it('PostgreSQL, pg-boss: the API server and one of two workers are killed 10 times mid-job', async () => {
+    const t0 = Date.now();
+    const pg: PostgresHandle = await startPostgres();
+    const dir = mkdtempSync(path.join(tmpdir(), 'dggs-durable-pg-'));
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const config = writeConfig(dir, port, {
+      datastore: { kind: 'postgres', url: pg.url, schema: pg.schema, autoInitialize: true },
+      orders: { runInServer: false, heartbeatSeconds: 10, superviseSeconds: 1, pollSeconds: 0.5, concurrency: 1 },
+    });
+    const server = new Proc('src/main.ts', config);
+    const workers = [new Proc('src/worker.ts', config), new Proc('src/worker.ts', config)];
+    const acknowledged = new Map<number, string[]>();
+    try {
+      server.start();
+      await ready(base, server);
+      for (const w of workers) w.start();
+      for (let round = 0; round < ROUNDS; round++) {
+        const p = poster(base, acknowledged);
+        await sleep(rand(1500, 3500));
+        const victim = workers[round % 2]!;
+        await Promise.all([victim.kill('SIGKILL'), server.kill('SIGKILL')]);
+        await p.stop();
+        victim.start();
+        server.start();
+        await ready(base, server);
+      }
+      const seen = await check(base, path.join(dir, 'results'), acknowledged, async (ids) => {
+        const { default: knex } = await import('knex');
+        const db = knex({ client: 'pg', connection: pg.url });
+        try {
+          const rows = await db.raw(`SELECT id, state, retry_count, started_on, heartbeat_on, heartbeat_seconds, completed_on, output FROM ??.job WHERE (data->>'jobId')::int = ANY(?)`, [pg.schema, ids]);
+          return `pg-boss: ${JSON.stringify(rows.rows)}\nworkers:\n${workers.map((w) => w.log.slice(-3000)).join('\n----\n')}`;
+        } finally {
+          await db.destroy();
+        }
+      });
+      console.log(`      postgres: ${acknowledged.size} acknowledged orders, ${seen.orders} orders, ${seen.jobs} jobs, ${seen.interrupted} attempts cut by a kill; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      expect(acknowledged.size).to.be.greaterThan(ROUNDS);
+      expect(seen.interrupted).to.be.greaterThan(0, 'kills hit running jobs');
+    } finally {
+      await Promise.all([server.kill('SIGTERM'), ...workers.map((w) => w.kill('SIGTERM'))]);
+      await pg.stop();
+    }
+  });
+});
