@@ -1,6 +1,7 @@
 import type { Collection, FieldMeta } from '../domain/collection.js';
 import type { Expr } from '../domain/cql2/index.js';
 import type { TimeInterval } from '../domain/time-interval.js';
+import type { KeyedZoneStats } from '../domain/aggregation/zone-points.js';
 
 export type { Collection, FieldMeta } from '../domain/collection.js';
 
@@ -14,7 +15,11 @@ export interface LakeReader {
   describe(collection: Collection): Promise<LakeDataset>;
   /** Field metadata from the parquet schema (the queryables). */
   fields(collection: Collection): Promise<Record<string, FieldMeta>>;
-  /** One page of rows of the filtered set, plus how many rows match in all. */
+  /**
+   * One page of rows of the filtered set, plus how many rows match in all. Throws
+   * LakeQueryError when the filter needs more exact per-row geometry tests than the adapter's
+   * bound allows (the hint names it).
+   */
   page(collection: Collection, request: LakePageRequest): Promise<LakePage>;
   /** The same page written as a parquet file; `geo` adds GeoParquet metadata for the geometry column. */
   pageAsParquet(collection: Collection, request: LakePageRequest, geo: boolean): Promise<Uint8Array>;
@@ -25,11 +30,34 @@ export interface LakeReader {
   scan(collection: Collection, request: LakeScanRequest, onChunk: (chunk: LakeChunk) => void | Promise<void>): Promise<void>;
   /** Releases the engine and its scratch files; the reader may start again afterwards. */
   close(): Promise<void>;
+
+  /*
+   * Optional fast paths for zone aggregation. A reader that offers them answers exactly as
+   * `scan` would (same rows, same order); a caller falls back to `scan` where they are absent.
+   */
+
+  /**
+   * The rows `scan` would stream, as plain columns: each row's representative point (the point,
+   * or the centroid of a line or polygon; NaN where the row has none) and each field as a number
+   * (NaN where `scan` would give anything but a number), in batches, in scan order.
+   */
+  scanPoints?(collection: Collection, request: LakePointScanRequest, onBatch: (batch: PointBatch) => void | Promise<void>): Promise<void>;
+  /** Levels of grid `dggrsId` whose zone-key columns (written by `npm run ingest`) every file of the collection holds. */
+  zoneKeyLevels?(collection: Collection, dggrsId: string): Promise<number[]>;
+  /**
+   * Per-zone statistics of the filtered rows (the rows `scan` would stream), grouped by the stored
+   * zone-key column of `level`, computed by the engine. Only for levels `zoneKeyLevels` lists.
+   * Undefined when the engine cannot settle every row alone (the caller bins the rows itself).
+   */
+  zoneKeyStats?(collection: Collection, request: ZoneKeyStatsRequest): Promise<KeyedZoneStats | undefined>;
 }
 
 /** Which rows take part; every part is optional and they combine with AND. */
 export interface RowFilter {
-  /** [west, south, east, north] CRS84; west > east crosses the antimeridian. Geometries whose envelope meets the box. */
+  /**
+   * [west, south, east, north] CRS84; west > east crosses the antimeridian. For `page`: rows
+   * whose geometry intersects the box, exactly (as CQL2 S_INTERSECTS); for `scan`, see there.
+   */
   bbox?: [number, number, number, number];
   /** On the collection's datetime column. */
   datetime?: TimeInterval;
@@ -47,6 +75,29 @@ export interface LakePageRequest extends RowFilter {
 /** For `scan`, `bbox` is an envelope prefilter only (exact for points): callers that bin rows by a point decide the rest. */
 export interface LakeScanRequest extends RowFilter {
   columns: string[];
+}
+
+export interface LakePointScanRequest extends RowFilter {
+  /** Numeric columns, in the order `PointBatch.values` holds them. */
+  fields: string[];
+}
+
+export interface PointBatch {
+  size: number;
+  /** Longitude and latitude of each row's representative point (NaN: the row has no place). */
+  x: Float64Array;
+  y: Float64Array;
+  /** One array per requested field. The caller may keep or transfer every array. */
+  values: Float64Array[];
+}
+
+export interface ZoneKeyStatsRequest extends RowFilter {
+  dggrsId: string;
+  level: number;
+  /** Fields to get count, valid, min, max, mean and stdDev of. */
+  fields: string[];
+  /** Fields to get the (exact) median of as well. */
+  medians: string[];
 }
 
 export interface LakeFileInfo {

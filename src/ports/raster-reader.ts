@@ -43,13 +43,24 @@ export interface RasterWindow extends PixelGrid {
 
 export interface RasterDataset {
   readonly info: RasterInfo;
+  /**
+   * Reads the pixels covering a box. A window of more samples (pixels x bands) than the reader's
+   * bound is refused (413) before anything is read; a large window is decoded in parts, the
+   * event loop getting a turn between them.
+   */
   readWindow(request: WindowRequest): Promise<RasterWindow>;
   close(): Promise<void>;
 }
 
 /**
  * Opens rasters. `trusted` rasters come from the operator's config (local paths relative to the
- * working directory are allowed); untrusted ones (a client's `cog-url`) pass the fetch policy.
+ * working directory are allowed) and may stay open between requests; untrusted ones (a client's
+ * `cog-url`) pass the fetch policy, are opened for one request, and everything that request
+ * fetches, in range reads only, draws on one byte budget.
+ *
+ * Failures are AppErrors whose status says whose they are: 400 a malformed URL or too many
+ * redirects, 403 a URL the policy refuses (at any redirect hop), 413 a read past a bound, 502 an
+ * upstream that fails or sends something that is not a raster, 504 an upstream that is too slow.
  */
 export interface RasterReader {
   open(href: string, access: { trusted: boolean }): Promise<RasterDataset>;

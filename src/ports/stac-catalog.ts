@@ -1,4 +1,5 @@
 import type { BBox } from '../domain/dggrs/dggrs.js';
+import type { Geometry } from '../domain/geometry/geojson.js';
 import type { StacItemDescriptor, TimeBounds } from '../domain/stac/stac-item.js';
 
 export type { StacItemDescriptor, TimeBounds } from '../domain/stac/stac-item.js';
@@ -6,20 +7,32 @@ export type { StacItemDescriptor, TimeBounds } from '../domain/stac/stac-item.js
 export interface StacSearch {
   /** Items whose bbox intersects this box (touching counts); minLon > maxLon crosses the antimeridian. */
   bbox: BBox;
+  /**
+   * The zone polygon (RFC 7946 GeoJSON, within `bbox`): a STAC API that takes `intersects`
+   * searches by it instead of the box. Catalogs that cannot may answer by `bbox` alone.
+   */
+  intersects?: Geometry;
   /** Items whose datetime, or start_datetime..end_datetime, overlaps these bounds. */
   datetime?: TimeBounds;
+  /** Items with `eo:cloud_cover` at most this; items that do not say are left out. */
+  maxCloudCover?: number;
 }
 
 /**
- * A STAC catalog searched by place and time. The answer is unordered and unfiltered otherwise:
- * choosing among the items (strategy, coverage, cloud cover) is the domain's job.
+ * A STAC catalog searched by place and time. The answer is unordered; beyond the search it is
+ * unfiltered: choosing among the items (strategy, coverage) is the domain's job.
  */
 export interface StacCatalog {
   search(query: StacSearch): Promise<StacItemDescriptor[]>;
 }
 
-/** Opens the catalog a collection names (`backing.catalog`). */
-export type StacCatalogFactory = (href: string) => StacCatalog;
+export interface StacCatalogOptions {
+  /** STAC API collections to search (`collections` of /search); all when absent. */
+  collections?: string[];
+}
+
+/** Opens the catalog a collection names (`backing.catalog`: a path, a static catalog URL or a STAC API landing page). */
+export type StacCatalogFactory = (href: string, options?: StacCatalogOptions) => StacCatalog;
 
 /** The catalog cannot be read or is not valid STAC (an operator problem, not the client's). */
 export class StacCatalogError extends Error {

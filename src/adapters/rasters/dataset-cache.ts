@@ -3,16 +3,20 @@ import type { FetchPolicy } from './url-guard.js';
 /**
  * Rasters named by config are trusted (the operator chose them): they may live on private
  * networks or on disk, and stay open between requests. Ad-hoc `cog-url` rasters get the
- * configured policy and are never cached.
+ * configured policy and are never cached. Even a trusted host gets no response larger than a
+ * client request's whole budget: a host that ignores Range must not make the service hold a
+ * large file in memory.
  */
-export const TRUSTED_POLICY: FetchPolicy = {
-  allowedSchemes: ['http', 'https', 'file'],
-  allowedHosts: [],
-  allowPrivateNetworks: true,
-  maxBytes: Number.MAX_SAFE_INTEGER,
-  timeoutMs: 60_000,
-  maxRedirects: 5,
-};
+export function trustedPolicy(untrusted: FetchPolicy): FetchPolicy {
+  return {
+    allowedSchemes: ['http', 'https', 'file'],
+    allowedHosts: [],
+    allowPrivateNetworks: true,
+    maxBytes: Math.min(untrusted.maxBytes, untrusted.maxRequestBytes ?? untrusted.maxBytes),
+    timeoutMs: 60_000,
+    maxRedirects: 5,
+  };
+}
 
 /** Open datasets by href, oldest evicted first; a failed open is forgotten so it can be retried. */
 export class DatasetCache<T> {

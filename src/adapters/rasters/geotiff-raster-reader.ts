@@ -1,14 +1,16 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BaseClient, BaseResponse, fromCustomClient, fromFile, type GeoTIFF, type GeoTIFFImage } from 'geotiff';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { BaseClient, BaseResponse, fromCustomClient, fromFile, type BlockedSourceOptions, type GeoTIFF, type GeoTIFFImage, type RemoteSourceOptions, type TypedArray } from 'geotiff';
 import { toProj4 } from 'geotiff-geokeys-to-proj4';
 import proj4 from 'proj4';
 import type { BBox } from '../../domain/dggrs/dggrs.js';
 import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowRequest } from '../../ports/raster-reader.js';
 import { AppError, BadRequestError } from '../../app/errors.js';
-import { guardedGet, ByteBudget } from './guarded-http.js';
-import { DatasetCache, TRUSTED_POLICY } from './dataset-cache.js';
+import { ByteBudget, GuardedRangeReader } from './guarded-http.js';
+import { DatasetCache, trustedPolicy } from './dataset-cache.js';
 import { checkUrl, type FetchPolicy } from './url-guard.js';
+import { checkWindow, DEFAULT_MAX_WINDOW_SAMPLES } from './window-bound.js';
 
 const WGS84 = '+proj=longlat +datum=WGS84 +no_defs';
 /** Remote reads go through a block cache: 64 KiB blocks, at most 256 of them (16 MiB) per open raster. */
@@ -16,6 +18,13 @@ const BLOCK_SIZE = 65_536;
 const CACHE_BLOCKS = 256;
 /** Trusted (config) rasters stay open between requests; client URLs never are (they bypass caching). */
 const OPEN_CACHE = 16;
+/**
+ * A window is decoded a few tiles at a time, giving the event loop a turn between them, so one
+ * large read never holds other clients up for longer than decoding these pixels takes (tens of ms).
+ */
+const CHUNK_PIXELS = 262_144;
+/** Chunks in flight at once: the next one's bytes arrive while this one decodes. */
+const CHUNK_CONCURRENCY = 2;
 
 /** The raster-reader adapter for GeoTIFF / COG files, local or over http(s) with range requests. */
 export class GeoTiffRasterReader implements RasterReader {
@@ -24,18 +33,24 @@ export class GeoTiffRasterReader implements RasterReader {
   /**
    * @param untrusted policy for client-supplied URLs (the `rasterFetch` config)
    * @param cwd base of relative paths in config
+   * @param maxWindowSamples bound of one window read (`limits.maxRasterWindowSamples`)
    */
-  constructor(private readonly untrusted: FetchPolicy, private readonly cwd = process.cwd()) {}
+  constructor(
+    private readonly untrusted: FetchPolicy,
+    private readonly cwd = process.cwd(),
+    private readonly maxWindowSamples = DEFAULT_MAX_WINDOW_SAMPLES,
+  ) {}
 
   async open(href: string, access: { trusted: boolean }): Promise<RasterDataset> {
     if (!access.trusted) return this.load(href, this.untrusted, false);
-    return this.trusted.get(href, () => this.load(href, TRUSTED_POLICY, true));
+    return this.trusted.get(href, () => this.load(href, trustedPolicy(this.untrusted), true));
   }
 
   private async load(href: string, policy: FetchPolicy, trusted: boolean): Promise<GeoTiffDataset> {
     const isUrl = /^[a-z][a-z0-9+.-]*:/i.test(href) && !/^[a-z]:[\\/]/i.test(href);
-    let tiff: GeoTIFF;
+    let remote: GuardedRangeReader | undefined;
     try {
+      let tiff: GeoTIFF;
       if (!isUrl) {
         if (!trusted) throw new BadRequestError('Invalid raster URL', 'cog-url must be an absolute http(s) URL.');
         tiff = await fromFile(path.resolve(this.cwd, href));
@@ -44,26 +59,47 @@ export class GeoTiffRasterReader implements RasterReader {
         tiff = await fromFile(fileURLToPath(href));
       } else {
         await checkUrl(href, policy); // refuse before any byte is fetched
-        tiff = await fromCustomClient(new GuardedClient(href, policy, new ByteBudget(policy.maxBytes)), { blockSize: BLOCK_SIZE, cacheSize: CACHE_BLOCKS } as never);
+        // One client request is one untrusted open (never cached): its reads share one budget.
+        remote = new GuardedRangeReader(href, policy, trusted ? undefined : new ByteBudget(policy.maxRequestBytes ?? policy.maxBytes));
+        // The typings omit the block options the function honours (it wraps the source in a BlockedSource).
+        const blocks: BlockedSourceOptions = { blockSize: BLOCK_SIZE, cacheSize: CACHE_BLOCKS };
+        tiff = await fromCustomClient(new GuardedClient(remote), blocks as RemoteSourceOptions);
       }
-      return await GeoTiffDataset.create(href, tiff);
+      return await GeoTiffDataset.create(href, tiff, { trusted, remote, maxWindowSamples: this.maxWindowSamples });
     } catch (err) {
-      if (err instanceof AppError) throw err;
-      throw new BadRequestError('Raster could not be read', `${trusted ? 'The collection raster' : 'cog-url'} is not a readable GeoTIFF: ${(err as Error).message}`);
+      throw readFailure(err, remote, trusted);
     }
   }
 }
 
-/** geotiff.js client whose every request passes the fetch policy. */
+/**
+ * What to throw for a failed open or read: the fetch's own refusal first (geotiff.js turns a
+ * failed block into a bare "Request failed"), then any typed error, else the raster is unreadable:
+ * 502 for a client's URL (the upstream sent something that is not a GeoTIFF), 400 for config.
+ */
+function readFailure(err: unknown, remote: GuardedRangeReader | undefined, trusted: boolean): AppError {
+  if (remote?.failure) return remote.failure;
+  if (err instanceof AppError) return err;
+  const detail = (err as Error)?.message ?? String(err);
+  if (trusted) return new BadRequestError('Raster could not be read', `The collection raster is not a readable GeoTIFF: ${detail}`);
+  return new AppError(502, 'Raster could not be read', `cog-url did not give a readable GeoTIFF: ${detail}`);
+}
+
+/** geotiff.js client whose every request is a guarded range read. */
 class GuardedClient extends BaseClient {
-  constructor(url: string, private readonly policy: FetchPolicy, private readonly budget: ByteBudget) {
-    super(url);
+  constructor(private readonly remote: GuardedRangeReader) {
+    super(remote.url);
   }
 
   override async request(options: RequestInit = {}): Promise<BaseResponse> {
-    const res = await guardedGet(this.url, this.policy, { headers: options.headers as Record<string, string>, budget: this.budget, signal: options.signal ?? undefined });
-    if (res.status >= 400) throw new BadRequestError('Raster could not be read', `The raster host answered HTTP ${res.status}.`);
-    return new GuardedResponse(res.status, res.headers, res.body);
+    const range = /^bytes=(\d+)-(\d+)$/.exec(new Headers(options.headers).get('range') ?? '');
+    // geotiff.js asks single ranges only (maxRanges 0); anything else is a bug here, not upstream.
+    if (!range) throw new Error('geotiff.js asked for a request that is not a single byte range');
+    const offset = Number(range[1]), length = Number(range[2]) - offset + 1;
+    const got = await this.remote.read(offset, length, options.signal ?? undefined);
+    // Always a 206 to the library: a host that ignored Range has been handled by the reader.
+    const end = offset + Math.max(0, got.data.length - 1);
+    return new GuardedResponse(206, { 'content-range': `bytes ${offset}-${end}/${got.total ?? '*'}` }, got.data);
   }
 }
 
@@ -81,7 +117,10 @@ class GuardedResponse extends BaseResponse {
     return this.headers_[name.toLowerCase()];
   }
   override async getData(): Promise<ArrayBuffer> {
-    return this.body.buffer.slice(this.body.byteOffset, this.body.byteOffset + this.body.byteLength) as ArrayBuffer;
+    const { buffer, byteOffset, byteLength } = this.body;
+    // A body that owns its whole buffer goes as it is: no copy of every range.
+    if (byteOffset === 0 && byteLength === buffer.byteLength) return buffer as ArrayBuffer;
+    return buffer.slice(byteOffset, byteOffset + byteLength) as ArrayBuffer;
   }
 }
 
@@ -91,6 +130,13 @@ interface Level {
   height: number;
   resX: number;
   resY: number;
+}
+
+interface DatasetOptions {
+  trusted: boolean;
+  /** The http reader behind a remote raster, holding the failure a read ran into. */
+  remote: GuardedRangeReader | undefined;
+  maxWindowSamples: number;
 }
 
 const SAMPLE_TYPES: Record<string, string> = { '1/8': 'uint8', '1/16': 'uint16', '1/32': 'uint32', '2/8': 'int8', '2/16': 'int16', '2/32': 'int32', '3/32': 'float32', '3/64': 'float64' };
@@ -106,9 +152,10 @@ class GeoTiffDataset implements RasterDataset {
     private readonly toLonLat: (p: [number, number]) => [number, number],
     private readonly scales: number[],
     private readonly offsets: number[],
+    private readonly options: DatasetOptions,
   ) {}
 
-  static async create(href: string, tiff: GeoTIFF): Promise<GeoTiffDataset> {
+  static async create(href: string, tiff: GeoTIFF, options: DatasetOptions): Promise<GeoTiffDataset> {
     const count = await tiff.getImageCount();
     const full = await tiff.getImage(0);
     const levels: Level[] = [];
@@ -168,7 +215,7 @@ class GeoTiffDataset implements RasterDataset {
       dataType: SAMPLE_TYPES[`${full.getSampleFormat(0) ?? 1}/${full.getBitsPerSample(0)}`] ?? 'unknown',
       overviewCount: levels.length - 1,
     };
-    const ds = new GeoTiffDataset(info, tiff, levels, originX, originY, toNative, toLonLat, scales, offsets);
+    const ds = new GeoTiffDataset(info, tiff, levels, originX, originY, toNative, toLonLat, scales, offsets, options);
     info.pixelSizeDegrees = ds.degreesPerUnit([(bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2]) * Math.sqrt(l0.resX * l0.resY);
     return ds;
   }
@@ -210,20 +257,16 @@ class GeoTiffDataset implements RasterDataset {
     const c1 = Math.min(level.width, Math.ceil(Math.max(...pts.map((p) => p[0]))));
     const r1 = Math.min(level.height, Math.ceil(Math.max(...pts.map((p) => p[1]))));
     const ww = Math.max(0, c1 - c0), wh = Math.max(0, r1 - r0);
+    checkWindow(ww, wh, req.bands.length, this.options.maxWindowSamples);
     const noData = req.noData ?? this.info.noData;
-    const bands: Float64Array[] = [];
+    const scales = req.bands.map((b) => this.scales[b - 1]!), offsets = req.bands.map((b) => this.offsets[b - 1]!);
+    let bands: TypedArray[] = [];
     if (ww > 0 && wh > 0) {
-      const raw = (await level.image.readRasters({ window: [c0, r0, c1, r1], samples: req.bands.map((b) => b - 1), interleave: false })) as unknown as ArrayLike<number>[];
-      req.bands.forEach((b, k) => {
-        const src = raw[k]!;
-        const scale = this.scales[b - 1]!, offset = this.offsets[b - 1]!;
-        const out = new Float64Array(src.length);
-        for (let i = 0; i < src.length; i++) {
-          const v = src[i]!;
-          out[i] = Number.isNaN(v) || v === noData ? NaN : v * scale + offset;
-        }
-        bands.push(out);
-      });
+      try {
+        bands = await readChunked(level.image, [c0, r0, c1, r1], req.bands.map((b) => b - 1), this.options.maxWindowSamples);
+      } catch (err) {
+        throw readFailure(err, this.options.remote, this.options.trusted);
+      }
     }
     return {
       width: level.width,
@@ -231,12 +274,16 @@ class GeoTiffDataset implements RasterDataset {
       bandCount: req.bands.length,
       overview: index,
       pixelSizeDegrees: perUnit * Math.sqrt(level.resX * level.resY),
+      dataBounds: [c0, r0, c0 + ww, r0 + wh],
       toPixel,
       toLonLat,
+      // Raw samples are kept in the file's own type (a quarter of float64 for 16-bit data) and
+      // turned into values only when asked for.
       value(band, col, row) {
         const x = col - c0, y = row - r0;
         if (x < 0 || y < 0 || x >= ww || y >= wh) return NaN;
-        return bands[band]![y * ww + x]!;
+        const v = bands[band]![y * ww + x]!;
+        return Number.isNaN(v) || v === noData ? NaN : v * scales[band]! + offsets[band]!;
       },
     };
   }
@@ -246,4 +293,47 @@ class GeoTiffDataset implements RasterDataset {
     const src = (this.tiff as unknown as { source?: { close?: () => Promise<void> } }).source;
     await src?.close?.();
   }
+}
+
+/**
+ * Reads a window in tile-aligned chunks, each decoded on its own turn of the event loop, into
+ * one array per sample of the file's own type. A tile or strip larger than the window bound is
+ * refused: a file of one huge strip would otherwise be decoded whole for any window.
+ */
+async function readChunked(image: GeoTIFFImage, [c0, r0, c1, r1]: [number, number, number, number], samples: number[], maxSamples: number): Promise<TypedArray[]> {
+  const tw = image.getTileWidth(), th = image.getTileHeight();
+  const perBlock = tw * th * (image.planarConfiguration === 1 ? image.getSamplesPerPixel() : 1);
+  if (perBlock > maxSamples) {
+    throw new AppError(413, 'Raster window exceeds the size limit', `The raster is stored in blocks (tiles or strips) of ${tw} x ${th} pixels, more than the ${maxSamples} samples (limits.maxRasterWindowSamples) one read may decode; use a tiled GeoTIFF (COG).`);
+  }
+  const ww = c1 - c0;
+  const out = samples.map((s) => image.getArrayForSample(s, ww * (r1 - r0)));
+  const across = Math.max(1, Math.floor(CHUNK_PIXELS / (tw * th)));
+  const chunks: [number, number, number, number][] = [];
+  for (let ty = Math.floor(r0 / th); ty * th < r1; ty++) {
+    for (let tx = Math.floor(c0 / tw); tx * tw < c1; tx += across) {
+      chunks.push([Math.max(c0, tx * tw), Math.max(r0, ty * th), Math.min(c1, (tx + across) * tw), Math.min(r1, (ty + 1) * th)]);
+    }
+  }
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) {
+      const [x0, y0, x1, y1] = chunks[next++]!;
+      let part: TypedArray[];
+      try {
+        part = (await image.readRasters({ window: [x0, y0, x1, y1], samples, interleave: false })) as unknown as TypedArray[];
+      } catch (err) {
+        next = chunks.length; // the other worker stops too: the window is lost anyway
+        throw err;
+      }
+      const cw = x1 - x0;
+      part.forEach((src, k) => {
+        const dst = out[k]!;
+        for (let y = y0; y < y1; y++) dst.set(src.subarray((y - y0) * cw, (y - y0 + 1) * cw), (y - r0) * ww + (x0 - c0));
+      });
+      await nextTurn();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CHUNK_CONCURRENCY, chunks.length) }, worker));
+  return out;
 }

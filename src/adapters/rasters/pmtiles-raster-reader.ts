@@ -7,9 +7,10 @@ import { Compression, PMTiles, TileType, type Header, type RangeResponse, type S
 import type { BBox } from '../../domain/dggrs/dggrs.js';
 import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowRequest } from '../../ports/raster-reader.js';
 import { AppError, BadRequestError } from '../../app/errors.js';
-import { ByteBudget, guardedGet } from './guarded-http.js';
-import { DatasetCache, TRUSTED_POLICY } from './dataset-cache.js';
+import { ByteBudget, GuardedRangeReader } from './guarded-http.js';
+import { DatasetCache, trustedPolicy } from './dataset-cache.js';
 import { checkUrl, type FetchPolicy } from './url-guard.js';
+import { checkWindow, DEFAULT_MAX_WINDOW_SAMPLES } from './window-bound.js';
 import { decodePng } from './png-decoder.js';
 import { decodeValues, parseValueEncoding, VALUE_ENCODINGS, type ValueEncoding } from './pmtiles-value-encoding.js';
 
@@ -29,6 +30,8 @@ export interface PmtilesReaderOptions {
   /** Value encoding configured for an archive (the collection's `valueEncoding`); undefined: use the archive's metadata. */
   encodingFor?: (href: string) => ValueEncoding | undefined;
   cwd?: string;
+  /** Bound of one window read in pixels (`limits.maxRasterWindowSamples`). */
+  maxWindowSamples?: number;
 }
 
 /**
@@ -47,12 +50,13 @@ export class PmtilesRasterReader implements RasterReader {
 
   async open(href: string, access: { trusted: boolean }): Promise<RasterDataset> {
     if (!access.trusted) return this.load(href, this.untrusted, false);
-    return this.trusted.get(href, () => this.load(href, TRUSTED_POLICY, true));
+    return this.trusted.get(href, () => this.load(href, trustedPolicy(this.untrusted), true));
   }
 
   private async load(href: string, policy: FetchPolicy, trusted: boolean): Promise<PmtilesDataset> {
     const isUrl = /^[a-z][a-z0-9+.-]*:/i.test(href) && !/^[a-z]:[\\/]/i.test(href);
     let source: Source & { close?: () => Promise<void> };
+    let remote: GuardedRangeReader | undefined;
     try {
       if (!isUrl) {
         if (!trusted) throw new BadRequestError('Invalid raster URL', 'cog-url must be an absolute http(s) URL.');
@@ -62,14 +66,36 @@ export class PmtilesRasterReader implements RasterReader {
         source = new LocalFileSource(fileURLToPath(href));
       } else {
         await checkUrl(href, policy); // refuse before any byte is fetched
-        source = new GuardedSource(href, policy, new ByteBudget(policy.maxBytes));
+        // One client request is one untrusted open (never cached): its reads share one budget.
+        remote = new GuardedRangeReader(href, policy, trusted ? undefined : new ByteBudget(policy.maxRequestBytes ?? policy.maxBytes));
+        source = new GuardedSource(remote);
       }
-      return await PmtilesDataset.create(href, source, this.options.encodingFor?.(href));
+      const context = { trusted, remote, maxWindowSamples: this.options.maxWindowSamples ?? DEFAULT_MAX_WINDOW_SAMPLES };
+      return await PmtilesDataset.create(href, source, this.options.encodingFor?.(href), context);
     } catch (err) {
-      if (err instanceof AppError) throw err;
-      throw new BadRequestError('Raster could not be read', `${trusted ? 'The collection raster' : 'cog-url'} is not a readable PMTiles archive: ${(err as Error).message}`);
+      throw readFailure(err, remote, trusted, 'is not a readable PMTiles archive');
     }
   }
+}
+
+interface DatasetContext {
+  trusted: boolean;
+  /** The http reader behind a remote archive, holding the failure a read ran into. */
+  remote: GuardedRangeReader | undefined;
+  maxWindowSamples: number;
+}
+
+/**
+ * What to throw for a failed open or read: the fetch's own refusal first (the library may have
+ * wrapped it), then any typed error, else the archive is unreadable: 502 for a client's URL (the
+ * upstream sent something that is not a raster archive), 400 for config.
+ */
+function readFailure(err: unknown, remote: GuardedRangeReader | undefined, trusted: boolean, what: string): AppError {
+  if (remote?.failure) return remote.failure;
+  if (err instanceof AppError) return err;
+  const detail = (err as Error)?.message ?? String(err);
+  if (trusted) return new BadRequestError('Raster could not be read', `The collection raster ${what}: ${detail}`);
+  return new AppError(502, 'Raster could not be read', `cog-url ${what}: ${detail}`);
 }
 
 /** Range reads of a local file; the descriptor reopens if the dataset was closed while still cached. */
@@ -93,18 +119,15 @@ class LocalFileSource implements Source {
   }
 }
 
-/** Range reads over http(s), every hop through the fetch policy, all reads of one archive sharing one byte budget. */
+/** Range reads over http(s) for the pmtiles library, through the guarded reader. */
 class GuardedSource implements Source {
-  constructor(private readonly url: string, private readonly policy: FetchPolicy, private readonly budget: ByteBudget) {}
+  constructor(private readonly remote: GuardedRangeReader) {}
   getKey(): string {
-    return this.url;
+    return this.remote.url;
   }
   async getBytes(offset: number, length: number, signal?: AbortSignal): Promise<RangeResponse> {
-    const res = await guardedGet(this.url, this.policy, { headers: { range: `bytes=${offset}-${offset + length - 1}` }, budget: this.budget, ...(signal ? { signal } : {}) });
-    if (res.status >= 400) throw new BadRequestError('Raster could not be read', `The raster host answered HTTP ${res.status}.`);
-    // A server that ignores Range sends the whole file (200): take the asked part of it.
-    const body = res.status === 206 ? res.body : res.body.subarray(offset, offset + length);
-    return { data: body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer, ...(res.headers.etag ? { etag: res.headers.etag } : {}) };
+    const { data, etag } = await this.remote.read(offset, length, signal);
+    return { data: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, ...(etag ? { etag } : {}) };
   }
 }
 
@@ -164,9 +187,10 @@ class PmtilesDataset implements RasterDataset {
     private readonly header: Header,
     private readonly tileSize: number,
     private readonly encoding: ValueEncoding,
+    private readonly context: DatasetContext,
   ) {}
 
-  static async create(href: string, source: Source & { close?: () => Promise<void> }, configured: ValueEncoding | undefined): Promise<PmtilesDataset> {
+  static async create(href: string, source: Source & { close?: () => Promise<void> }, configured: ValueEncoding | undefined, context: DatasetContext): Promise<PmtilesDataset> {
     const archive = new PMTiles(source, undefined, decompress);
     const header = await archive.getHeader();
     if (header.specVersion !== 3) throw new Error(`PMTiles spec version ${header.specVersion} is not supported (v3 is)`);
@@ -199,7 +223,7 @@ class PmtilesDataset implements RasterDataset {
       dataType: encoding === 'gray' ? 'uint8' : 'float32',
       overviewCount: header.maxZoom - header.minZoom,
     };
-    return new PmtilesDataset(info, archive, source, header, tileSize, encoding);
+    return new PmtilesDataset(info, archive, source, header, tileSize, encoding, context);
   }
 
   async readWindow(req: WindowRequest): Promise<RasterWindow> {
@@ -229,15 +253,20 @@ class PmtilesDataset implements RasterDataset {
     }
     const T = this.tileSize;
     const got = new Map<string, Float32Array>();
+    checkWindow(Math.max(0, c1 - c0), Math.max(0, r1 - r0), req.bands.length, this.context.maxWindowSamples);
     if (c1 > c0 && r1 > r0) {
       const keys: [number, number][] = [];
       for (let ty = Math.floor(r0 / T); ty <= Math.floor((r1 - 1) / T); ty++) for (let tx = Math.floor(c0 / T); tx <= Math.floor((c1 - 1) / T); tx++) keys.push([tx, ty]);
-      if (keys.length > MAX_TILES_PER_WINDOW) throw new AppError(413, 'Raster read exceeds the size limit', `The window needs ${keys.length} tiles at zoom ${z}; ask for a smaller zone or a shallower zone-depth.`);
-      for (let i = 0; i < keys.length; i += FETCH_CONCURRENCY) {
-        await Promise.all(keys.slice(i, i + FETCH_CONCURRENCY).map(async ([tx, ty]) => {
-          const t = await this.tile(z, tx, ty);
-          if (t) got.set(`${tx}/${ty}`, t.values);
-        }));
+      if (keys.length > MAX_TILES_PER_WINDOW) throw new AppError(413, 'Raster read exceeds the size limit', `The window needs ${keys.length} tiles at zoom ${z}, more than the ${MAX_TILES_PER_WINDOW} one read may fetch; ask for a smaller zone or a shallower zone-depth.`);
+      try {
+        for (let i = 0; i < keys.length; i += FETCH_CONCURRENCY) {
+          await Promise.all(keys.slice(i, i + FETCH_CONCURRENCY).map(async ([tx, ty]) => {
+            const t = await this.tile(z, tx, ty);
+            if (t) got.set(`${tx}/${ty}`, t.values);
+          }));
+        }
+      } catch (err) {
+        throw readFailure(err, this.context.remote, this.context.trusted, 'could not be read');
       }
     }
     const noData = req.noData;
@@ -247,6 +276,7 @@ class PmtilesDataset implements RasterDataset {
       bandCount: req.bands.length,
       overview: this.header.maxZoom - z,
       pixelSizeDegrees: pixelDegrees(world, midLat),
+      dataBounds: [c0, r0, Math.max(c0, c1), Math.max(r0, r1)],
       toPixel,
       toLonLat,
       value(_band, col, row) {

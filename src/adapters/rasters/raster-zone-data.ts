@@ -1,8 +1,10 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FieldMeta } from '../../domain/collection.js';
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { DepthValues, SourceLink, ZoneData, ZoneDataRequest } from '../../domain/zone-data.js';
-import { DEFAULT_SAMPLING_FACTOR, mosaicPixelGrid, planSampling, zonalStatistics, type Statistic } from '../../domain/aggregation/index.js';
+import { DEFAULT_SAMPLING_FACTOR, mosaicPixelGrid, planDepth, zonalDepth, type DepthPlan, type PixelGrid, type Statistic, type WindowNeed, type ZonalDepth, type ZonalOptions, type ZonalWork } from '../../domain/aggregation/index.js';
 import type { RasterDataset } from '../../ports/raster-reader.js';
+import { AppError } from '../../app/errors.js';
 
 /** One output field: a statistic of one band. */
 export interface RasterField {
@@ -12,29 +14,70 @@ export interface RasterField {
   meta: FieldMeta;
 }
 
+/** Longest stretch of aggregation between two turns of the event loop, ms. */
+const SLICE_MS = 10;
+
 /**
- * Zone data from one raster or a mosaic of several (priority order): plan the samples, read one
- * window per raster at the overview the sample spacing needs, aggregate in the domain.
+ * Zone data from one raster or a mosaic of several (priority order). Each depth is computed on
+ * its own (its plan, its reads, its samples), so its values are the same whatever other depths
+ * the request names; the domain asks for the windows, this reads them and keeps the event loop
+ * turning while it aggregates.
  */
 export async function rasterZoneData(grid: Dggrs, request: ZoneDataRequest, datasets: RasterDataset[], fields: RasterField[], noData: number | undefined, sources: SourceLink[]): Promise<ZoneData> {
-  const plan = planSampling(grid, request.zoneId, request.depths, request.options.samplingFactor ?? DEFAULT_SAMPLING_FACTOR);
+  const factor = request.options.samplingFactor ?? DEFAULT_SAMPLING_FACTOR;
   const bands = [...new Set(fields.map((f) => f.band))];
   const stats = [...new Set(fields.map((f) => f.stat))];
   const depths: DepthValues[] = [];
-  if (datasets.length === 0) {
-    // No raster covers the zone (a STAC search found nothing): every value is null.
-    for (let k = 0; k < plan.depths.length; k++) {
-      const zones = plan.subZones[k]!;
-      depths.push({ depth: plan.depths[k]!, zones, values: Object.fromEntries(fields.map((f) => [f.name, zones.map(() => (f.stat === 'count' || f.stat === 'valid' ? 0 : null))])) });
+  for (const depth of request.depths) {
+    const plan = planDepth(grid, request.zoneId, depth, factor);
+    if (datasets.length === 0) {
+      // No raster covers the zone (a STAC search found nothing): every value is null.
+      const zones = plan.subZones;
+      depths.push({ depth, zones, values: Object.fromEntries(fields.map((f) => [f.name, zones.map(() => (f.stat === 'count' || f.stat === 'valid' ? 0 : null))])) });
+      continue;
     }
-  } else {
-    const windows = await Promise.all(datasets.map((ds) => ds.readWindow({ bbox: plan.extent, maxPixelSizeDegrees: plan.spacingDegrees, bands, ...(noData !== undefined ? { noData } : {}) })));
-    const result = zonalStatistics(grid, plan, mosaicPixelGrid(windows), { stats, allTouched: request.options.allTouched ?? false });
-    for (const r of result) {
-      depths.push({ depth: r.depth, zones: r.zones, values: Object.fromEntries(fields.map((f) => [f.name, r.bands[bands.indexOf(f.band)]![f.stat]!])) });
-    }
+    const r = await depthStatistics(grid, plan, datasets, { bands, stats, allTouched: request.options.allTouched ?? false, ...(noData !== undefined ? { noData } : {}) });
+    depths.push({ depth: r.depth, zones: r.zones, values: Object.fromEntries(fields.map((f) => [f.name, r.bands[bands.indexOf(f.band)]![f.stat]!])) });
   }
   return { dggrsId: grid.id, zoneId: request.zoneId, fields: Object.fromEntries(fields.map((f) => [f.name, f.meta])), depths, sources };
+}
+
+/** Zonal statistics of one depth of a plan over rasters in priority order (a mosaic when several). */
+export function depthStatistics(grid: Dggrs, plan: DepthPlan, datasets: RasterDataset[], options: ZonalOptions & { bands: number[]; noData?: number }): Promise<ZonalDepth> {
+  const { bands, noData } = options;
+  const read = async (need: WindowNeed): Promise<PixelGrid> =>
+    mosaicPixelGrid(await Promise.all(datasets.map((ds) => ds.readWindow({ bbox: need.bbox, maxPixelSizeDegrees: need.maxPixelSizeDegrees, bands, ...(noData !== undefined ? { noData } : {}) }))));
+  return runZonal(zonalDepth(grid, plan, { stats: options.stats, ...(options.allTouched !== undefined ? { allTouched: options.allTouched } : {}) }), read);
+}
+
+/**
+ * Drives the domain's stepped zonal statistics: reads the windows it asks for (an optional one
+ * over the reader's bound is answered with null: the domain keeps what it has) and lets other
+ * callbacks run after every slice of about ten milliseconds.
+ */
+async function runZonal(work: ZonalWork, read: (need: WindowNeed) => Promise<PixelGrid>): Promise<ZonalDepth> {
+  let input: PixelGrid | null | undefined;
+  let start = performance.now();
+  for (;;) {
+    const step = work.next(input);
+    input = undefined;
+    if (step.done) return step.value;
+    const need = step.value;
+    if (need === undefined) {
+      if (performance.now() - start >= SLICE_MS) {
+        await nextTurn();
+        start = performance.now();
+      }
+      continue;
+    }
+    try {
+      input = await read(need);
+    } catch (err) {
+      if (!(need.optional && err instanceof AppError && err.status === 413)) throw err;
+      input = null;
+    }
+    start = performance.now();
+  }
 }
 
 /**

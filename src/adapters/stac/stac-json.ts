@@ -6,10 +6,10 @@ type Json = Record<string, unknown>;
 
 /**
  * A STAC Item (JSON) as a descriptor. `resolve` turns an asset href into the one readers open
- * (relative hrefs are relative to the item's own file). Throws with a reason when the item is
+ * (relative hrefs are relative to the item's own location), or undefined to leave it out. Throws with a reason when the item is
  * not usable (no id, no time, no place).
  */
-export function parseStacItem(json: unknown, resolve: (href: string) => string): StacItemDescriptor {
+export function parseStacItem(json: unknown, resolve: (href: string) => string | undefined): StacItemDescriptor {
   if (!isObject(json) || json.type !== 'Feature') throw new Error('not a STAC Item (type is not "Feature")');
   const id = json.id;
   if (typeof id !== 'string' || id === '') throw new Error('item without an id');
@@ -25,14 +25,20 @@ export function parseStacItem(json: unknown, resolve: (href: string) => string):
   const assets: Record<string, StacAsset> = {};
   for (const [key, a] of Object.entries(isObject(json.assets) ? json.assets : {})) {
     if (!isObject(a) || typeof a.href !== 'string') continue;
-    assets[key] = { href: resolve(a.href), ...(typeof a.type === 'string' ? { type: a.type } : {}), ...(typeof a.title === 'string' ? { title: a.title } : {}) };
+    const href = resolve(a.href);
+    if (href === undefined) continue; // an asset the catalog's readers may not open
+    assets[key] = { href, ...(typeof a.type === 'string' ? { type: a.type } : {}), ...(typeof a.title === 'string' ? { title: a.title } : {}) };
   }
   return { id, start, end, bbox, footprint: footprint ?? bboxFootprint(bbox), ...(typeof cloud === 'number' && Number.isFinite(cloud) ? { cloudCover: cloud } : {}), assets };
 }
 
-/** The search filter every catalog adapter applies the same way. */
+/** The search filter every catalog adapter applies the same way (`intersects` narrows nothing here: coverage is the domain's). */
 export function matchesSearch(item: StacItemDescriptor, q: StacSearch): boolean {
-  return bboxesIntersect(item.bbox, q.bbox) && (!q.datetime || itemInTime(item, q.datetime));
+  return (
+    bboxesIntersect(item.bbox, q.bbox) &&
+    (!q.datetime || itemInTime(item, q.datetime)) &&
+    (q.maxCloudCover === undefined || (item.cloudCover !== undefined && item.cloudCover <= q.maxCloudCover))
+  );
 }
 
 function isObject(v: unknown): v is Json {

@@ -7,20 +7,38 @@ import { matchesSearch, parseStacItem } from './stac-json.js';
 /** Bounds on a walk through an operator's catalog, so a mistake (a link loop, a huge tree) cannot hang a request. */
 const MAX_DEPTH = 16;
 const MAX_DOCUMENTS = 100_000;
+/** Documents read at once from an HTTP catalog. */
+const HTTP_CONCURRENCY = 8;
+
+/** Where a static catalog's documents come from: the local file system, or HTTP (see http-stac-documents.ts). */
+export interface StacDocuments {
+  /** The location `href` names, relative to the document at `base` (a location) when relative. */
+  resolve(href: string, base?: string): string;
+  read(location: string): Promise<Record<string, unknown>>;
+  /** The href readers open for an item's asset; undefined drops the asset. */
+  asset(href: string, itemLocation: string): string | undefined;
+  readonly maxDocuments: number;
+  readonly concurrency: number;
+}
 
 /**
- * A static STAC catalog on the local file system: catalog.json, its `child` links (catalogs and
- * collections, recursively) and `item` links, relative hrefs resolved against the file that holds
- * them. Relative paths stay relative to the working directory when the catalog path is, so asset
- * hrefs (shown as `source` links) do not reveal absolute server paths.
+ * A static STAC catalog: catalog.json, its `child` links (catalogs and collections,
+ * recursively) and `item` links, relative hrefs resolved against the document that holds them.
+ * On disk by default; over HTTP with HttpStacDocuments.
  *
  * The tree is read once, on the first search, and kept: a static catalog changes only with a
- * redeploy. http(s) catalogs are refused (they would need the fetch policy; not supported yet).
+ * redeploy.
  */
 export class StaticStacCatalog implements StacCatalog {
   private items: Promise<StacItemDescriptor[]> | undefined;
+  private readonly docs: StacDocuments;
 
-  constructor(private readonly href: string) {}
+  constructor(
+    private readonly href: string,
+    docs?: StacDocuments,
+  ) {
+    this.docs = docs ?? new FileStacDocuments(href);
+  }
 
   async search(query: StacSearch): Promise<StacItemDescriptor[]> {
     if (!this.items) {
@@ -32,65 +50,91 @@ export class StaticStacCatalog implements StacCatalog {
   }
 
   private async load(): Promise<StacItemDescriptor[]> {
-    const root = toPath(this.href, this.href);
+    const { docs } = this;
     const items = new Map<string, StacItemDescriptor>();
     const seen = new Set<string>();
-    const walk = async (file: string, depth: number): Promise<void> => {
-      const key = path.resolve(file);
-      if (seen.has(key)) return; // link loops (root/parent/self, or mistakes)
-      if (seen.size >= MAX_DOCUMENTS) throw new StacCatalogError(this.href, `more than ${MAX_DOCUMENTS} documents`);
-      if (depth > MAX_DEPTH) throw new StacCatalogError(this.href, `catalog nesting deeper than ${MAX_DEPTH} at ${file}`);
-      seen.add(key);
-      const doc = await readJson(file, this.href);
-      const here = (href: string) => toPath(href, this.href, path.dirname(file));
-      if (doc.type === 'Feature') {
-        let item: StacItemDescriptor;
-        try {
-          item = parseStacItem(doc, (href) => (isUrl(href) && !href.toLowerCase().startsWith('file:') ? href : here(href)));
-        } catch (err) {
-          throw new StacCatalogError(this.href, `${file}: ${(err as Error).message}`);
-        }
-        // The same id twice (an item linked from two catalogs) is one item.
-        if (!items.has(item.id)) items.set(item.id, item);
-        return;
+    let level: string[] = [docs.resolve(this.href)];
+    // Breadth first, a level at a time, some documents at once (HTTP catalogs).
+    for (let depth = 0; level.length > 0; depth++) {
+      const next: string[] = [];
+      const todo = level.filter((loc) => !seen.has(loc) && seen.add(loc)); // link loops (root/parent/self, or mistakes)
+      if (todo.length > 0 && depth > MAX_DEPTH) throw new StacCatalogError(this.href, `catalog nesting deeper than ${MAX_DEPTH} at ${todo[0]}`);
+      if (seen.size > docs.maxDocuments) throw new StacCatalogError(this.href, `more than ${docs.maxDocuments} documents`);
+      for (let i = 0; i < todo.length; i += docs.concurrency) {
+        const batch = todo.slice(i, i + docs.concurrency);
+        const read = await Promise.all(batch.map((loc) => docs.read(loc)));
+        read.forEach((doc, j) => {
+          const location = batch[j]!;
+          if (doc.type === 'Feature') {
+            let item: StacItemDescriptor;
+            try {
+              item = parseStacItem(doc, (href) => docs.asset(href, location));
+            } catch (err) {
+              throw new StacCatalogError(this.href, `${location}: ${(err as Error).message}`);
+            }
+            // The same id twice (an item linked from two catalogs) is one item.
+            if (!items.has(item.id)) items.set(item.id, item);
+            return;
+          }
+          for (const link of Array.isArray(doc.links) ? (doc.links as unknown[]) : []) {
+            if (typeof link !== 'object' || link === null) continue;
+            const { rel, href } = link as { rel?: unknown; href?: unknown };
+            if ((rel === 'child' || rel === 'item') && typeof href === 'string') next.push(docs.resolve(href, location));
+          }
+        });
       }
-      const links = Array.isArray(doc.links) ? (doc.links as unknown[]) : [];
-      for (const link of links) {
-        if (typeof link !== 'object' || link === null) continue;
-        const { rel, href } = link as { rel?: unknown; href?: unknown };
-        if ((rel === 'child' || rel === 'item') && typeof href === 'string') await walk(here(href), depth + 1);
-      }
-    };
-    await walk(root, 0);
+      level = next;
+    }
     return [...items.values()];
   }
 }
 
-function isUrl(href: string): boolean {
+/**
+ * Documents on the local file system. Relative paths stay relative to the working directory
+ * when the catalog path is, so asset hrefs (shown as `source` links) do not reveal absolute
+ * server paths. URLs other than file: are refused here.
+ */
+export class FileStacDocuments implements StacDocuments {
+  readonly maxDocuments = MAX_DOCUMENTS;
+  readonly concurrency = 1;
+
+  constructor(private readonly catalog: string) {}
+
+  resolve(href: string, base?: string): string {
+    if (isUrl(href)) {
+      if (href.toLowerCase().startsWith('file:')) return fileURLToPath(href);
+      throw new StacCatalogError(this.catalog, `a catalog on disk links to ${href}; give the catalog's URL instead to read it over HTTP`);
+    }
+    return base === undefined || path.isAbsolute(href) ? path.normalize(href) : path.join(path.dirname(base), href);
+  }
+
+  asset(href: string, itemLocation: string): string {
+    return isUrl(href) && !href.toLowerCase().startsWith('file:') ? href : this.resolve(href, itemLocation);
+  }
+
+  async read(file: string): Promise<Record<string, unknown>> {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      throw new StacCatalogError(this.catalog, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    return parseDocument(text, this.catalog, file);
+  }
+}
+
+export const HTTP_STAC_LIMITS = { maxDocuments: 5000, concurrency: HTTP_CONCURRENCY };
+
+export function isUrl(href: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(href) && !/^[a-z]:[\\/]/i.test(href);
 }
 
-/** A local path for `href`, relative to `base` (a directory) when relative; URLs other than file: are refused. */
-function toPath(href: string, catalog: string, base?: string): string {
-  if (isUrl(href)) {
-    if (href.toLowerCase().startsWith('file:')) return fileURLToPath(href);
-    throw new StacCatalogError(catalog, `only local catalogs are supported; cannot follow ${href}`);
-  }
-  return base === undefined || path.isAbsolute(href) ? path.normalize(href) : path.join(base, href);
-}
-
-async function readJson(file: string, catalog: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new StacCatalogError(catalog, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+export function parseDocument(text: string, catalog: string, where: string): Record<string, unknown> {
   try {
     const doc = JSON.parse(text) as unknown;
     if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new Error('not a JSON object');
     return doc as Record<string, unknown>;
   } catch (err) {
-    throw new StacCatalogError(catalog, `${file} is not valid JSON: ${(err as Error).message}`);
+    throw new StacCatalogError(catalog, `${where} is not valid JSON: ${(err as Error).message}`);
   }
 }

@@ -1,0 +1,78 @@
+/**
+ * Zone data of `ogc-features` collections: the backend's features in the zone's sub-zone box
+ * (and `datetime`) are streamed page by page; each feature counts in the sub-zone of its
+ * representative point (the point, or the centroid of a line or polygon), and each selected
+ * numeric property is aggregated per sub-zone, exactly as for parquet-lake rows. A CQL2 `filter`
+ * restricts the features (pushed to the backend where it can evaluate it).
+ */
+import type { Collection, FieldMeta } from '../../domain/collection.js';
+import type { ZoneData, ZoneDataRequest } from '../../domain/zone-data.js';
+import { isStatistic } from '../../domain/aggregation/statistics.js';
+import { MedianBoundError } from '../../domain/aggregation/median-store.js';
+import { subZonesBox } from '../../domain/aggregation/sub-zones-box.js';
+import { listSubZones, pointFieldPlan, ZonePointAggregator } from '../../domain/aggregation/zone-points.js';
+import { representativePoint } from '../../domain/geometry/representative-point.js';
+import type { ZoneDataSource } from '../../ports/zone-data-source.js';
+import type { FeatureSource } from '../../ports/feature-source.js';
+import { ValidationError } from '../../app/errors.js';
+import { runStepped } from '../../app/run-stepped.js';
+
+export class FeaturesZoneDataSource implements ZoneDataSource {
+  constructor(
+    private readonly features: FeatureSource,
+    /** The href of a backend collection's items as a `source` link (relative for the service's own items). */
+    private readonly sourceHref: (collection: Collection) => string,
+    /** Values a request may keep for medians, over all its depths and fields (the service passes limits.maxMedianValues). */
+    private readonly limits: { maxMedianValues: number } = { maxMedianValues: Number.POSITIVE_INFINITY },
+  ) {}
+
+  /** Numeric queryables: what can be aggregated. */
+  async fields(collection: Collection): Promise<Record<string, FieldMeta>> {
+    const all = await this.features.fields(collection);
+    return Object.fromEntries(Object.entries(all).filter(([, m]) => m.type === 'number' || m.type === 'integer').map(([k, m]) => [k, { ...m, svc_dggs_stat: m.svc_dggs_stat ?? 'mean' }]));
+  }
+
+  /** A CQL2 filter on the features may name any queryable: the backend evaluates what it can, the rest is evaluated here. */
+  async filterQueryables(collection: Collection): Promise<string[]> {
+    return Object.keys(await this.features.fields(collection));
+  }
+
+  async zoneData(collection: Collection, request: ZoneDataRequest): Promise<ZoneData> {
+    const { grid, zoneId } = request;
+    const plan = pointFieldPlan(await this.fields(collection), request.fields, request.options.stats?.filter(isStatistic));
+    const agg = new ZonePointAggregator(grid, await runStepped(listSubZones(grid, zoneId, request.depths)), plan, this.limits.maxMedianValues);
+    const sources = agg.sources;
+    if (sources.length > 0) {
+      const scan = this.features.scan(
+        collection,
+        {
+          bbox: await runStepped(subZonesBox(grid, zoneId, request.depths)),
+          properties: sources,
+          ...(request.datetime ? { datetime: request.datetime } : {}),
+          ...(request.filter ? { filter: request.filter } : {}),
+        },
+        (features) => {
+          for (const f of features) {
+            const p = f.geometry ? representativePoint(f.geometry) : undefined;
+            if (!p) continue; // no geometry: the feature has no place
+            agg.add(p[0], p[1], (i) => {
+              const v = f.properties[sources[i]!];
+              return typeof v === 'number' ? v : NaN;
+            });
+          }
+        },
+      );
+      await scan.catch((e: unknown) => {
+        if (e instanceof MedianBoundError) throw new ValidationError(e.message, e.hint);
+        throw e;
+      });
+    }
+    return {
+      dggrsId: grid.id,
+      zoneId,
+      fields: Object.fromEntries(plan.map((f) => [f.name, f.meta])),
+      depths: agg.result(),
+      sources: [{ href: this.sourceHref(collection), rel: 'source', type: 'application/geo+json', title: `Features of ${collection.id} from its OGC API Features backend` }],
+    };
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Outbound HTTP to servers the service does not run (feature backends, STAC APIs), with the
+ * SSRF policy applied to every URL and every redirect hop. Adapters that talk to remote
+ * servers receive one from the composition root, so there is one guard for all of them.
+ */
+export interface RemoteRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers?: Record<string, string>;
+  /** JSON text for POST. */
+  body?: string;
+}
+
+export interface RemoteResponse {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string | undefined>;
+  body: Uint8Array;
+  /** The URL that answered, after redirects. */
+  url: string;
+}
+
+/**
+ * Why a request got no answer: refused by the policy before connecting, a URL that is not one,
+ * no connection, no answer in time, an answer over the byte bound, too many redirects.
+ */
+export type RemoteFailure = 'refused' | 'invalid-url' | 'unreachable' | 'timeout' | 'too-large' | 'redirects';
+
+export class RemoteHttpError extends Error {
+  override readonly name = 'RemoteHttpError';
+  constructor(
+    readonly failure: RemoteFailure,
+    readonly url: string,
+    readonly detail: string,
+  ) {
+    super(`${failure}: ${detail}`);
+  }
+}
+
+export interface RemoteHttp {
+  request(req: RemoteRequest): Promise<RemoteResponse>;
+}
+
+/**
+ * The address a URL may be fetched from, after the SSRF policy accepted it (pinned, so DNS
+ * cannot answer differently between the check and the connection). Throws RemoteHttpError
+ * ('refused' or 'invalid-url') otherwise.
+ */
+export type UrlGuard = (url: URL) => Promise<{ address: string; family: 4 | 6 }>;
