@@ -1,6 +1,8 @@
 import { loadConfig, ConfigError } from './app/config/load-config.js';
 import { createApp } from './app/container.js';
 
+const STOP_GRACE_MS = 10_000;
+
 /** Starts the service: config, wiring, listen; stops cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   let config;
@@ -19,6 +21,11 @@ async function main(): Promise<void> {
   app.logger.info({ port }, `dggs-api listening on ${config.server.publicBaseUrl ?? `http://${shown}:${port}`}`);
   const stop = (signal: string) => {
     app.logger.info({ signal }, 'stopping');
+    // close() waits for open requests; a client that never finishes one must not keep us up.
+    setTimeout(() => {
+      app.logger.warn({ signal }, `requests still open after ${STOP_GRACE_MS} ms: exiting`);
+      process.exit(1);
+    }, STOP_GRACE_MS).unref();
     app.close().then(() => process.exit(0), () => process.exit(1));
   };
   process.once('SIGINT', stop);

@@ -38,8 +38,8 @@ export class NotFoundError extends AppError {
 }
 
 export class NotAcceptableError extends AppError {
-  constructor(supported: readonly string[]) {
-    super(406, 'Requested format is not supported', `Use f= one of: ${supported.join(', ')}`);
+  constructor(supported: readonly string[], reason?: string) {
+    super(406, 'Requested format is not supported', `${reason ? `${reason} ` : ''}Use f= one of: ${supported.join(', ')}`);
   }
 }
 
@@ -52,6 +52,17 @@ export class PayloadTooLargeError extends AppError {
 export class ValidationError extends AppError {
   constructor(message: string, hint?: string, status: 400 | 422 = 422) {
     super(status, message, hint);
+  }
+}
+
+/** A quota is reached: the client may try again after `retryAfterSeconds` (sent as Retry-After). */
+export class TooManyRequestsError extends AppError {
+  constructor(
+    message: string,
+    hint: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message, hint);
   }
 }
 

@@ -7,6 +7,7 @@ import type { ZoneDataSource } from '../ports/zone-data-source.js';
 import type { RasterDataset, RasterReader } from '../ports/raster-reader.js';
 import { StacCatalogError, type StacCatalogFactory } from '../ports/stac-catalog.js';
 import { BadRequestError, ServiceUnavailableError } from './errors.js';
+import { outlineToGeoJson } from '../domain/geometry/rfc7946.js';
 
 /** One output field: a statistic of one band (the raster computation's field plan). */
 export interface RasterFieldPlan {
@@ -32,8 +33,6 @@ export interface RasterComputation {
  * assets as a mosaic in priority order. Query options override the collection defaults.
  */
 export class StacZoneDataSource implements ZoneDataSource {
-  private readonly catalogs = new Map<string, ReturnType<StacCatalogFactory>>();
-
   constructor(
     private readonly openCatalog: StacCatalogFactory,
     private readonly reader: RasterReader,
@@ -53,18 +52,24 @@ export class StacZoneDataSource implements ZoneDataSource {
     if (b.kind !== 'stac') throw new Error(`stac source given a ${b.kind} collection`);
     const { grid, zoneId, options } = request;
     const datetime = request.datetime ? { start: request.datetime.start, end: request.datetime.end } : undefined;
+    const strategy = options.stacStrategy ?? b.strategy;
+    const intersectionPercent = options.intersectionPercent ?? b.intersectionPercent;
+    const cloudCoverPercent = options.cloudCoverPercent ?? b.cloudCoverPercent;
     let found;
     try {
-      found = await this.catalog(b.catalog).search({ bbox: grid.describeZone(zoneId).bbox, ...(datetime ? { datetime } : {}) });
+      // A STAC API narrows by the zone polygon and cloud cover itself; the domain re-checks both below.
+      found = await this.openCatalog(b.catalog, { collections: b.collections }).search({
+        bbox: grid.describeZone(zoneId).bbox,
+        intersects: outlineToGeoJson(grid.zoneOutline(zoneId, false)),
+        ...(datetime ? { datetime } : {}),
+        ...(cloudCoverPercent !== undefined ? { maxCloudCover: cloudCoverPercent } : {}),
+      });
     } catch (err) {
       if (err instanceof StacCatalogError) throw new ServiceUnavailableError('STAC catalog unavailable', `The catalog of collection ${collection.id} could not be read.`);
       throw err;
     }
     // An item without the configured asset cannot supply values: it is no candidate.
     const candidates = found.filter((it) => it.assets[b.asset] !== undefined);
-    const strategy = options.stacStrategy ?? b.strategy;
-    const intersectionPercent = options.intersectionPercent ?? b.intersectionPercent;
-    const cloudCoverPercent = options.cloudCoverPercent ?? b.cloudCoverPercent;
     let chosen: SelectedItem[];
     try {
       chosen = selectItems(candidates, grid.zoneOutline(zoneId, false), {
@@ -92,11 +97,5 @@ export class StacZoneDataSource implements ZoneDataSource {
       title: `STAC item ${c.item.id} (covers ${Math.round(c.coveragePercent)}% of the zone)`,
     }));
     return this.raster.rasterZoneData(grid, request, datasets, fields, options.noData ?? b.noData, sources);
-  }
-
-  private catalog(href: string) {
-    let c = this.catalogs.get(href);
-    if (!c) this.catalogs.set(href, (c = this.openCatalog(href)));
-    return c;
   }
 }

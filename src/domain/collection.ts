@@ -41,8 +41,10 @@ export type Backing =
       intersectionPercent?: number;
       cloudCoverPercent?: number;
       asset: string;
+      /** STAC API collections searched. */
+      collections?: string[];
     } & RasterDefaults)
-  | { kind: 'ogc-features'; url: string; collection: string; fields?: Record<string, FieldMeta> };
+  | { kind: 'ogc-features'; url: string; collection: string; headers?: Record<string, string>; datetimeProperty?: string; fields?: Record<string, FieldMeta> };
 
 export type BackingKind = Backing['kind'];
 

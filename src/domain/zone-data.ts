@@ -1,6 +1,7 @@
-import type { Dggrs } from './dggrs/dggrs.js';
+import type { BBox, Dggrs } from './dggrs/dggrs.js';
 import type { FieldMeta } from './collection.js';
 import type { TimeInterval } from './time-interval.js';
+import type { Expr } from './cql2/ast.js';
 
 /**
  * Values for one zone and its sub-zones: what every zone-data source produces and every
@@ -14,8 +15,21 @@ export interface ZoneDataRequest {
   /** Field names selected after `properties` and `exclude-properties`; every one is a known field. */
   fields: string[];
   datetime?: TimeInterval;
+  /** CQL2 predicate on the source rows: only matching rows contribute (sources that declare `filterQueryables`). */
+  filter?: Expr;
   /** Source-specific options (cog-*, stac-*, intersection/cloud-cover), already validated. */
   options: ZoneDataOptions;
+}
+
+/** A zone query over rows: which zones of `level` hold rows matching `filter` within the area. */
+export interface ZoneRowsQuery {
+  grid: Dggrs;
+  level: number;
+  /** The area: the sub-zones of `parent` at `depth` below it, else zones meeting `boxes`. */
+  parent?: { zoneId: string; depth: number };
+  boxes: BBox[];
+  filter?: Expr;
+  datetime?: TimeInterval;
 }
 
 export interface ZoneDataOptions {
@@ -52,4 +66,60 @@ export interface ZoneData {
   depths: DepthValues[];
   /** The underlying data (STAC items, raster URL, parquet glob): `source` links. */
   sources: SourceLink[];
+}
+
+/** What a zone-data request will produce, known before any source is read. */
+export interface ZoneDataCost {
+  subZones: number;
+  /** Sub-zones times output columns: the values every encoding carries. */
+  values: number;
+  /** Outline vertices the geometry encodings (geo+json, geoparquet) would write; 0 without geometry. */
+  vertices: number;
+}
+
+/**
+ * The size of a zone-data answer from the grid alone: sub-zones over the depths, values for
+ * `columns` output columns, and outline vertices when each sub-zone's outline is written.
+ * Vertices per outline are measured on two sub-zones of each depth, reached through the first
+ * and the last child at every level (pentagons have fewer corners), so the estimate costs a few
+ * outlines, not a listing.
+ */
+export function zoneDataCost(grid: Dggrs, zoneId: string, depths: readonly number[], columns: number, outline?: { refined: boolean }): ZoneDataCost {
+  let subZones = 0;
+  let vertices = 0;
+  for (const depth of depths) {
+    const n = grid.subZoneCount(zoneId, depth);
+    subZones += n;
+    if (outline && n > 0) {
+      const perZone = Math.max(...[descend(grid, zoneId, depth, 'first'), descend(grid, zoneId, depth, 'last')].map((z) => grid.zoneOutline(z, outline.refined).length));
+      vertices += n * perZone;
+    }
+  }
+  return { subZones, values: subZones * columns, vertices };
+}
+
+function descend(grid: Dggrs, zoneId: string, depth: number, end: 'first' | 'last'): string {
+  let z = zoneId;
+  for (let i = 0; i < depth; i++) {
+    const c = grid.children(z);
+    z = end === 'first' ? c[0]! : c[c.length - 1]!;
+  }
+  return z;
+}
+
+/** Degrees of latitude a zone of `level` spans at most (twice a regular zone's side, rounded up). */
+export function zoneSpanDegrees(grid: Dggrs, level: number): number {
+  return (2 * Math.sqrt(grid.levelInfo(level).zoneAreaMetersSquare)) / 111_000;
+}
+
+/** A box grown by `margin` degrees of latitude, and of longitude as wide at its most poleward latitude. */
+export function widenBox(b: BBox, margin: number): BBox {
+  const south = Math.max(-90, b[1] - margin), north = Math.min(90, b[3] + margin);
+  const cos = Math.cos((Math.max(Math.abs(south), Math.abs(north)) * Math.PI) / 180);
+  const lon = cos < 1e-6 ? 360 : margin / cos;
+  const span = b[0] <= b[2] ? b[2] - b[0] : b[2] + 360 - b[0];
+  if (span + 2 * lon >= 360) return [-180, south, 180, north];
+  const w = b[0] - lon, e = b[2] + lon;
+  // Past the antimeridian: the box wraps (west > east), as the lake's bbox filter reads it.
+  return [w < -180 ? w + 360 : w, south, e > 180 ? e - 360 : e, north];
 }

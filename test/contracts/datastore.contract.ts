@@ -1,7 +1,11 @@
 import { expect } from 'chai';
-import type { ConceptStore, DatastoreAdmin, OrderStore } from '../../src/ports/datastore.js';
+import type { ConceptStore, DatastoreAdmin, JobLedger, JobSpec, OrderStore, TokenStore } from '../../src/ports/datastore.js';
 
-export type Datastore = DatastoreAdmin & ConceptStore & OrderStore;
+export type Datastore = DatastoreAdmin & ConceptStore & OrderStore & JobLedger & TokenStore;
+
+const spec = (zoneId: string, collection = 'c1'): JobSpec => ({ collection, dggrs: 'IVEA7H', zoneId, zoneDepth: 2 });
+const NO_QUOTA = { maxOpenOrders: 1_000_000 };
+const RESULT = { fields: { v: { title: 'V', type: 'number' as const } }, sources: [], rows: 7, bytes: 100 };
 
 /** What every datastore adapter must do, whatever database is behind it. */
 export function datastoreContract(name: string, open: () => Promise<{ store: Datastore; cleanup: () => Promise<void> }>): void {
@@ -18,11 +22,17 @@ export function datastoreContract(name: string, open: () => Promise<{ store: Dat
       await cleanup();
     });
 
+    const create = async (owner: string, zones: string[], quota = NO_QUOTA) => {
+      const out = await store.createOrder({ owner, dggrs: 'IVEA7H', collection: 'c1', jobs: zones.map((z) => spec(z)) }, quota);
+      if ('refused' in out) throw new Error('refused');
+      return out;
+    };
+
     it('starts uninitialised with every migration pending', async () => {
       const status = await store.status();
       expect(status.initialized).to.equal(false);
       expect(status.migrations).to.deep.equal([]);
-      expect(status.pending).to.deep.equal(['0001_concepts', '0002_orders_jobs']);
+      expect(status.pending).to.deep.equal(['0001_concepts', '0002_orders_jobs', '0003_jobs_that_run', '0004_order_job_counts']);
     });
 
     it('migrate applies the schema but seeds nothing, so it is not yet initialised', async () => {
@@ -43,34 +53,187 @@ export function datastoreContract(name: string, open: () => Promise<{ store: Dat
       expect(await store.getConcept(987654)).to.equal(undefined);
     });
 
-    it('creates orders with one job per zone and reads them back', async () => {
-      const order = await store.createOrder({ title: "O'Brien; DROP TABLE orders;--", jobs: [
-        { collection: 'c1', dggrs: 'IVEA7H', zoneId: 'A0-0-A', zoneDepth: 2 },
-        { collection: 'c1', dggrs: 'IVEA7H', zoneId: 'B0-2-B', zoneDepth: 2 },
-      ] });
+    it('creates orders with their jobs, scoped to their owner', async () => {
+      const { created: order, jobs } = await store.createOrder(
+        { owner: 'alice', title: "O'Brien; DROP TABLE orders;--", collection: 'c1', dggrs: 'IVEA7H', jobs: [spec('A0-0-A'), { ...spec('B0-2-B'), properties: ['x', 'y'], concept: 3, derivedIndice: 'mean_x' }] },
+        NO_QUOTA,
+      ) as Extract<Awaited<ReturnType<Datastore['createOrder']>>, { created: unknown }>;
       expect(order.title).to.equal("O'Brien; DROP TABLE orders;--");
-      expect(order.status).to.equal('accepted');
-      expect(order.jobs.map((j) => j.zoneId)).to.deep.equal(['A0-0-A', 'B0-2-B']);
-      expect(await store.getOrder(order.id)).to.deep.equal(order);
-      const second = await store.createOrder({ jobs: [{ collection: 'c2', dggrs: 'H3', zoneId: '831f8dfffffffff', zoneDepth: 1 }] });
-      expect(second.id).to.not.equal(order.id);
-      expect((await store.listOrders()).map((o) => o.id)).to.include.members([order.id, second.id]);
-      expect(await store.getOrder(second.id + 1000)).to.equal(undefined);
+      expect(order).to.include({ status: 'accepted', owner: 'alice', collection: 'c1', dggrs: 'IVEA7H' });
+      expect(order.jobCounts).to.deep.equal({ accepted: 2, running: 0, successful: 0, failed: 0, dismissed: 0 });
+      expect(jobs.map((j) => j.zoneId)).to.deep.equal(['A0-0-A', 'B0-2-B']);
+      expect(jobs[1]).to.include({ concept: 3, derivedIndice: 'mean_x' });
+      expect(jobs[1]!.properties).to.deep.equal(['x', 'y']);
+      expect(await store.getOrder('alice', order.id)).to.deep.equal(order);
+      expect(await store.getOrder('bob', order.id)).to.equal(undefined, "another owner's order does not exist for bob");
+      expect((await store.listOrders('bob', { limit: 100, offset: 0 })).items.map((o) => o.id)).to.not.include(order.id);
+      expect(await store.getJob(order.id, jobs[0]!.id)).to.deep.equal(jobs[0]);
+      expect(await store.getJob(order.id + 1000, jobs[0]!.id)).to.equal(undefined, 'a job is addressed within its order');
+      expect(await store.dismissOrder('bob', order.id)).to.equal(undefined);
     });
 
-    it('tracks job progress and derives the order status from its jobs', async () => {
-      const order = await store.createOrder({ jobs: [
-        { collection: 'c', dggrs: 'H3', zoneId: 'a', zoneDepth: 1 },
-        { collection: 'c', dggrs: 'H3', zoneId: 'b', zoneDepth: 1 },
-      ] });
-      const [a, b] = order.jobs;
-      await store.updateJob(a!.id, { status: 'running', progress: 50 });
-      expect((await store.getOrder(order.id))!.status).to.equal('running');
-      expect((await store.getJob(order.id, a!.id))!.progress).to.equal(50);
-      await store.updateJob(a!.id, { status: 'successful', progress: 100 });
-      await store.updateJob(b!.id, { status: 'successful', progress: 100 });
-      expect((await store.getOrder(order.id))!.status).to.equal('successful');
-      expect(await store.getJob(order.id + 1, a!.id)).to.equal(undefined, 'a job is addressed within its order');
+    it('pages and counts orders and jobs in SQL, filtered by status', async () => {
+      const ids: number[] = [];
+      for (let i = 0; i < 5; i++) ids.push((await create('pager', [`Z${i}-0-A`, `Z${i}-1-A`, `Z${i}-2-A`])).created.id);
+      const page = await store.listOrders('pager', { limit: 2, offset: 2 });
+      expect(page.total).to.equal(5);
+      expect(page.items.map((o) => o.id)).to.deep.equal(ids.slice(2, 4));
+      expect(page.items[0]!.jobCounts.accepted).to.equal(3);
+      const jobs = await store.listJobs(ids[0]!, { limit: 2, offset: 1 });
+      expect(jobs.total).to.equal(3);
+      expect(jobs.items.map((j) => j.zoneId)).to.deep.equal(['Z0-1-A', 'Z0-2-A']);
+      const claim = await store.claimJob(jobs.items[0]!.id, 'w', 3);
+      expect(claim.kind).to.equal('run');
+      const running = await store.listJobs(ids[0]!, { limit: 10, offset: 0, status: 'running' });
+      expect(running.total).to.equal(1);
+      expect((await store.listOrders('pager', { limit: 10, offset: 0, status: 'running' })).items.map((o) => o.id)).to.deep.equal([ids[0]]);
+      expect((await store.listOrders('pager', { limit: 10, offset: 0, status: 'accepted' })).total).to.equal(4);
+    });
+
+    it('refuses an order past the open-orders quota of its owner, counting only accepted and running orders', async () => {
+      await create('quota', ['A0-0-A']);
+      const second = await create('quota', ['A0-0-A']);
+      const refused = await store.createOrder({ owner: 'quota', dggrs: 'IVEA7H', collection: 'c1', jobs: [spec('A0-0-A')] }, { maxOpenOrders: 2 });
+      expect(refused).to.deep.equal({ refused: 'open-orders', open: 2 });
+      expect('created' in (await store.createOrder({ owner: 'other', dggrs: 'IVEA7H', collection: 'c1', jobs: [spec('A0-0-A')] }, { maxOpenOrders: 2 }))).to.equal(true, "another owner's quota is its own");
+      await store.dismissOrder('quota', second.created.id);
+      expect('created' in (await store.createOrder({ owner: 'quota', dggrs: 'IVEA7H', collection: 'c1', jobs: [spec('A0-0-A')] }, { maxOpenOrders: 2 }))).to.equal(true);
+    });
+
+    it('runs a job through claim, progress and completion, deriving the order status', async () => {
+      const { created, jobs } = await create('runner', ['A0-0-A', 'B0-0-B']);
+      const [a, b] = jobs;
+      const claim = await store.claimJob(a!.id, 'host:1', 3);
+      expect(claim.kind).to.equal('run');
+      if (claim.kind !== 'run') return;
+      expect(claim.attempt).to.equal(1);
+      expect(claim.job.attempts).to.have.length(1);
+      expect(claim.job.attempts[0]).to.include({ attempt: 1, worker: 'host:1', outcome: 'running' });
+      expect((await store.getOrder('runner', created.id))!.status).to.equal('running');
+      expect(await store.claimJob(a!.id, 'host:2', 3)).to.include({ kind: 'run' }, 'a running job delivered again is taken over');
+      expect(await store.reportProgress(a!.id, 1, 50, 'half')).to.equal(false, 'attempt 1 lost the job to attempt 2');
+      expect(await store.completeJob(a!.id, 1, RESULT)).to.equal(false);
+      expect(await store.reportProgress(a!.id, 2, 50, 'half')).to.equal(true);
+      expect(await store.getJob(created.id, a!.id)).to.include({ progress: 50, message: 'half', status: 'running' });
+      expect(await store.completeJob(a!.id, 2, RESULT)).to.equal(true);
+      expect(await store.completeJob(a!.id, 2, RESULT)).to.equal(false, 'completes once');
+      const done = (await store.getJob(created.id, a!.id))!;
+      expect(done).to.include({ status: 'successful', progress: 100 });
+      expect(done.result).to.deep.equal(RESULT);
+      expect(done.attempts.map((t) => t.outcome)).to.deep.equal(['interrupted', 'successful']);
+      expect(await store.claimJob(a!.id, 'host:3', 3)).to.deep.equal({ kind: 'skip', status: 'successful' });
+      const claimB = await store.claimJob(b!.id, 'host:1', 3);
+      expect(claimB.kind).to.equal('run');
+      await store.completeJob(b!.id, 1, RESULT);
+      const finished = (await store.getOrder('runner', created.id))!;
+      expect(finished.status).to.equal('successful');
+      expect(finished.jobCounts).to.deep.equal({ accepted: 0, running: 0, successful: 2, failed: 0, dismissed: 0 }, 'counts follow every transition');
+    });
+
+    it('keeps counts and status right when many jobs of one order finish at the same moment', async () => {
+      const { created, jobs } = await create('concurrent', Array.from({ length: 24 }, (_, i) => `C${i}-0-A`));
+      await Promise.all(jobs.map((j) => store.claimJob(j.id, 'w', 3)));
+      await Promise.all(jobs.map((j, i) => (i % 6 === 0 ? store.failAttempt(j.id, 1, 'x', false) : store.completeJob(j.id, 1, RESULT))));
+      const order = (await store.getOrder('concurrent', created.id))!;
+      expect(order.jobCounts).to.deep.equal({ accepted: 4, running: 0, successful: 20, failed: 0, dismissed: 0 });
+      expect(order.status).to.equal('running');
+      await Promise.all(jobs.filter((_, i) => i % 6 === 0).map(async (j) => {
+        await store.claimJob(j.id, 'w', 3);
+        await store.completeJob(j.id, 2, RESULT);
+      }));
+      const done = (await store.getOrder('concurrent', created.id))!;
+      expect(done.status).to.equal('successful');
+      expect(done.jobCounts.successful).to.equal(24);
+    });
+
+    it('records failed attempts, retries them, and fails the job (and its order) for good on the last', async () => {
+      const { created, jobs } = await create('failer', ['A0-0-A', 'B0-0-B']);
+      const id = jobs[0]!.id;
+      await store.claimJob(id, 'w', 2);
+      expect(await store.failAttempt(id, 1, 'boom', false)).to.equal(true);
+      expect(await store.getJob(created.id, id)).to.include({ status: 'accepted', message: 'attempt 1 failed: boom; retrying' });
+      await store.claimJob(id, 'w', 2);
+      await store.failAttempt(id, 2, 'boom again', true);
+      const job = (await store.getJob(created.id, id))!;
+      expect(job).to.include({ status: 'failed', message: 'failed after 2 attempts: boom again' });
+      expect(job.attempts.map((t) => [t.outcome, t.error])).to.deep.equal([['failed', 'boom'], ['failed', 'boom again']]);
+      expect((await store.getOrder('failer', created.id))!.status).to.equal('failed');
+    });
+
+    it('fails a job whose processes stopped on every attempt, when it is delivered again', async () => {
+      const { created, jobs } = await create('crasher', ['A0-0-A']);
+      const id = jobs[0]!.id;
+      expect((await store.claimJob(id, 'w1', 2)).kind).to.equal('run');
+      expect((await store.claimJob(id, 'w2', 2)).kind).to.equal('run');
+      const verdict = await store.claimJob(id, 'w3', 2);
+      expect(verdict.kind).to.equal('exhausted');
+      const job = (await store.getJob(created.id, id))!;
+      expect(job.status).to.equal('failed');
+      expect(job.message).to.match(/^failed after 2 attempts/);
+      expect(job.attempts.map((t) => t.outcome)).to.deep.equal(['interrupted', 'interrupted']);
+    });
+
+    it('abandons a job the queue gave up on, closing its open attempt', async () => {
+      const { created, jobs } = await create('abandoned', ['A0-0-A']);
+      await store.claimJob(jobs[0]!.id, 'w', 3);
+      await store.abandonJob(jobs[0]!.id, 'the queue gave up');
+      const job = (await store.getJob(created.id, jobs[0]!.id))!;
+      expect(job).to.include({ status: 'failed', message: 'failed: the queue gave up' });
+      expect(job.attempts[0]!.outcome).to.equal('interrupted');
+    });
+
+    it('dismisses an order: open and finished jobs are dismissed, failed ones stay, running attempts lose the job', async () => {
+      const { created, jobs } = await create('dismisser', ['A0-0-A', 'B0-0-B', 'C0-0-C', 'D0-0-D']);
+      const [a, b, c] = jobs;
+      await store.claimJob(a!.id, 'w', 3);
+      await store.claimJob(b!.id, 'w', 3);
+      await store.completeJob(b!.id, 1, RESULT);
+      await store.claimJob(c!.id, 'w', 1);
+      await store.failAttempt(c!.id, 1, 'bad', true);
+      const out = (await store.dismissOrder('dismisser', created.id))!;
+      expect(out.order.status).to.equal('dismissed');
+      expect(out.jobIds).to.deep.equal(jobs.map((j) => j.id));
+      const after = (await store.listJobs(created.id, { limit: 10, offset: 0 })).items;
+      expect(after.map((j) => j.status)).to.deep.equal(['dismissed', 'dismissed', 'failed', 'dismissed']);
+      expect(after[0]!.attempts[0]!.outcome).to.equal('dismissed');
+      expect(await store.reportProgress(a!.id, 1, 60, 'x')).to.equal(false);
+      expect(await store.completeJob(a!.id, 1, RESULT)).to.equal(false);
+      expect(await store.claimJob(jobs[3]!.id, 'w', 3)).to.deep.equal({ kind: 'skip', status: 'dismissed' });
+      const order = (await store.getOrder('dismisser', created.id))!;
+      expect(order.status).to.equal('dismissed', 'stays dismissed');
+      expect(order.jobCounts).to.deep.equal({ accepted: 0, running: 0, successful: 0, failed: 1, dismissed: 3 });
+      expect((await store.listOrders('dismisser', { limit: 10, offset: 0 })).items[0]!.jobCounts).to.deep.equal(order.jobCounts);
+    });
+
+    it('lists unfinished and never-queued jobs for recovery, and marks jobs queued', async () => {
+      const { jobs } = await create('recovery', ['A0-0-A', 'B0-0-B']);
+      const future = new Date(Date.now() + 60_000).toISOString();
+      const unqueued = (await store.unqueuedJobs(future, 10_000)).map((j) => j.id);
+      expect(unqueued).to.include.members(jobs.map((j) => j.id));
+      await store.markQueued([jobs[0]!.id]);
+      const after = (await store.unqueuedJobs(future, 10_000)).map((j) => j.id);
+      expect(after).to.include(jobs[1]!.id).and.not.include(jobs[0]!.id);
+      expect(await store.unqueuedJobs('2000-01-01T00:00:00.000Z', 10)).to.deep.equal([]);
+      await store.claimJob(jobs[1]!.id, 'w', 3);
+      const unfinished = await store.unfinishedJobs(jobs[0]!.id - 1, 2);
+      expect(unfinished).to.deep.equal([
+        { id: jobs[0]!.id, orderId: jobs[0]!.orderId, status: 'accepted', attempts: 0 },
+        { id: jobs[1]!.id, orderId: jobs[1]!.orderId, status: 'running', attempts: 1 },
+      ]);
+    });
+
+    it('stores token digests with their owner; revoked tokens are not found', async () => {
+      const digest = 'ab'.repeat(32);
+      const t = await store.createToken('carol', digest, 'laptop');
+      expect(t).to.include({ owner: 'carol', digest, label: 'laptop', revoked: null });
+      expect(await store.findToken(digest)).to.deep.equal(t);
+      expect((await store.listTokens()).map((x) => x.id)).to.include(t.id);
+      expect(await store.revokeToken(t.id)).to.equal(true);
+      expect(await store.revokeToken(t.id)).to.equal(false);
+      expect(await store.findToken(digest)).to.equal(undefined);
+      let duplicate = false;
+      await store.createToken('dave', digest).catch(() => (duplicate = true));
+      expect(duplicate).to.equal(true, 'a digest is unique');
     });
   });
 }

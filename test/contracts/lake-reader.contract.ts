@@ -9,7 +9,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Collection } from '../../src/domain/collection.js';
 import { parseCql2Text } from '../../src/domain/cql2/index.js';
-import { LakeNotFoundError, LakeQueryError, type LakeReader } from '../../src/ports/lake-reader.js';
+import { LakeNotFoundError, LakeQueryError, type LakePageRequest, type LakeReader } from '../../src/ports/lake-reader.js';
 
 const lakeCollection = (id: string): Collection => ({ id, title: id, backing: { kind: 'parquet-lake', geometryColumn: 'geometry', datetimeColumn: 'datetime' } });
 
@@ -31,18 +31,62 @@ export async function writeContractLake(): Promise<string> {
   await c.run(`COPY (SELECT 999 AS v) TO '${path.join(outside, 'secret.parquet')}' (FORMAT parquet)`);
   symlinkSync(path.join(outside, 'secret.parquet'), path.join(dir, 'p=2', 'z-link.parquet'));
   symlinkSync(outside, path.join(dir, 'zz-outside'));
+  // The same odd geometries twice: `c2` with a GeoParquet bbox covering, `c3` without one.
+  for (const [id, covering] of [['c2', true], ['c3', false]] as const) {
+    const d = path.join(root, id, 'data');
+    mkdirSync(d, { recursive: true });
+    const geo = JSON.stringify({
+      version: '1.1.0',
+      primary_column: 'geometry',
+      columns: { geometry: { encoding: 'WKB', geometry_types: [], ...(covering ? { covering: { bbox: { xmin: ['bbox', 'xmin'], ymin: ['bbox', 'ymin'], xmax: ['bbox', 'xmax'], ymax: ['bbox', 'ymax'] } } } : {}) } },
+    });
+    const half = Math.ceil(ODD_ROWS.length / 2);
+    for (const [file, rows] of [['a.parquet', ODD_ROWS.slice(0, half)], ['b.parquet', ODD_ROWS.slice(half)]] as const) {
+      const n = (x: number | string) => `'${x}'::DOUBLE`;
+      const values = rows.map(([v, wkb, env]) => `(${v}, ${wkb}, ${env ? `{'xmin': ${n(env[0])}, 'ymin': ${n(env[1])}, 'xmax': ${n(env[2])}, 'ymax': ${n(env[3])}}` : 'NULL'})`);
+      const select = `SELECT v, geometry${covering ? ', bbox' : ''} FROM (VALUES ${values.join(', ')}) t(v, geometry, bbox) ORDER BY v`;
+      await c.run(`COPY (${select}) TO '${path.join(d, file)}' (FORMAT parquet, ROW_GROUP_SIZE 4, KV_METADATA {geo: '${geo}'})`);
+    }
+  }
   c.closeSync();
   return root;
 }
 
-export function lakeReaderContract(name: string, make: (root: string) => LakeReader): void {
+const wkt = (text: string) => `ST_AsWKB(CAST('${text}' AS GEOMETRY))`;
+/**
+ * `[v, WKB SQL, envelope]`: points inside, on and just off the box [0, 0, 2, 2], an empty point,
+ * a NULL, lines and polygons, a Z point, a big-endian point, points by the antimeridian.
+ */
+const ODD_ROWS: [number, string, [number, number, number, number] | null][] = [
+  [0, wkt('POINT (1 1)'), [1, 1, 1, 1]],
+  [1, wkt('POINT (2 2)'), [2, 2, 2, 2]],
+  [2, wkt('POINT (2.0000001 1)'), [2.0000001, 1, 2.0000001, 1]],
+  [3, `unhex('0101000000000000000000F87F000000000000F87F')`, ['NaN', 'NaN', 'NaN', 'NaN'] as never],
+  [4, 'NULL', null],
+  [5, wkt('LINESTRING (-1 3, 3 -1)'), [-1, -1, 3, 3]],
+  [6, wkt('LINESTRING (3 3, 4 4)'), [3, 3, 4, 4]],
+  [7, wkt('POLYGON ((-1 -1, 3 -1, 3 3, -1 3, -1 -1))'), [-1, -1, 3, 3]],
+  [8, wkt('POLYGON ((2.5 0, 3 0, 3 1, 2.5 0))'), [2.5, 0, 3, 1]],
+  [9, wkt('POLYGON ((1.6 2.5, 3 1.1, 3 2.5, 1.6 2.5))'), [1.6, 1.1, 3, 2.5]],
+  [10, wkt('POINT (0 0)'), [0, 0, 0, 0]],
+  [11, wkt('POINT Z (1 1 7)'), [1, 1, 1, 1]],
+  [12, `unhex('00000000013FF00000000000003FF0000000000000')`, [1, 1, 1, 1]],
+  [13, wkt('POINT (179.5 0)'), [179.5, 0, 179.5, 0]],
+  [14, wkt('POINT (-179.5 0)'), [-179.5, 0, -179.5, 0]],
+  [15, wkt('POINT (180 0)'), [180, 0, 180, 0]],
+  [16, wkt('POINT (-180 0)'), [-180, 0, -180, 0]],
+];
+
+
+/** `make` gets the local lake written here; an adapter for another store copies it there first. */
+export function lakeReaderContract(name: string, make: (root: string) => LakeReader | Promise<LakeReader>): void {
   describe(`LakeReader contract: ${name}`, function () {
     this.timeout(30_000);
     let lake: LakeReader;
     const c1 = lakeCollection('c1');
 
     before(async () => {
-      lake = make(await writeContractLake());
+      lake = await make(await writeContractLake());
     });
     after(() => lake.close());
 
@@ -86,6 +130,50 @@ export function lakeReaderContract(name: string, make: (root: string) => LakeRea
       const t = await lake.page(c1, { offset: 0, limit: 100, columns: ['v'], datetime: { start: Date.parse('2024-01-02T10:00:00Z'), end: Date.parse('2024-01-02T12:00:00Z'), text: '' } });
       expect(t.rows.map((r) => r.values.v)).to.deep.equal([34, 35, 36]);
     });
+
+    for (const id of ['c2', 'c3']) {
+      const coll = lakeCollection(id);
+      const all = async (filter: Partial<LakePageRequest>, limit = 100) => {
+        const p = await lake.page(coll, { offset: 0, limit, columns: ['v'], ...filter });
+        return { matched: p.numberMatched, v: p.rows.map((r) => r.values.v) };
+      };
+      it(`${id}: bbox is exact for points on and off the edges, empty, Z and big-endian points, lines and polygons`, async () => {
+        expect(await all({ bbox: [0, 0, 2, 2] })).to.deep.equal({ matched: 7, v: [0, 1, 5, 7, 10, 11, 12] });
+        expect(await all({ bbox: [179, -1, -179, 1] })).to.deep.equal({ matched: 4, v: [13, 14, 15, 16] });
+        expect(await all({ bbox: [-180, -90, 180, 90] })).to.deep.equal({ matched: 15, v: [0, 1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16] });
+      });
+      it(`${id}: spatial predicates in CQL2 are exact, with rectangles and other polygons`, async () => {
+        expect((await all({ filter: parseCql2Text('S_WITHIN(geometry, BBOX(0, 0, 2, 2))') })).v).to.deep.equal([0, 11, 12]);
+        expect((await all({ filter: parseCql2Text('S_CONTAINS(POLYGON((0 0, 0 2, 2 2, 2 0, 0 0)), geometry)') })).v).to.deep.equal([0, 11, 12]);
+        expect((await all({ filter: parseCql2Text('S_TOUCHES(geometry, BBOX(0, 0, 2, 2))') })).v).to.deep.equal([1, 10]);
+        expect((await all({ filter: parseCql2Text('S_DISJOINT(geometry, BBOX(0, 0, 2, 2)) AND v < 13') })).v).to.deep.equal([2, 3, 6, 8, 9]);
+        expect((await all({ filter: parseCql2Text('S_INTERSECTS(geometry, POLYGON((0 0, 2 0, 0 2, 0 0)))') })).v).to.deep.equal([0, 5, 7, 10, 11, 12]);
+        expect((await all({ filter: parseCql2Text('NOT S_INTERSECTS(geometry, BBOX(0, 0, 2, 2)) OR v = 0') })).v).to.deep.equal([0, 2, 3, 6, 8, 9, 13, 14, 15, 16]);
+      });
+      it(`${id}: scans stream exactly the rows of a spatial filter`, async () => {
+        for (const [text, want] of [
+          ['S_INTERSECTS(geometry, POLYGON((0 0, 2 0, 0 2, 0 0)))', [0, 5, 7, 10, 11, 12]],
+          ['S_WITHIN(geometry, BBOX(0, 0, 2, 2))', [0, 11, 12]],
+        ] as const) {
+          const seen: unknown[] = [];
+          await lake.scan(coll, { columns: ['v', 'geometry'], filter: parseCql2Text(text) }, (chunk) => void seen.push(...chunk.columns.v!));
+          expect(seen.map(Number).sort((a, b) => a - b), text).to.deep.equal(want);
+        }
+      });
+      it(`${id}: pages of an exact spatial filter agree with the whole answer`, async () => {
+        const whole = (await all({ bbox: [0, 0, 2, 2] })).v;
+        for (const limit of [1, 2, 3]) {
+          const seen: unknown[] = [];
+          for (let offset = 0; offset < whole.length + 2; offset += limit) {
+            const p = await lake.page(coll, { offset, limit, columns: ['v'], bbox: [0, 0, 2, 2] });
+            expect(p.numberMatched).to.equal(whole.length);
+            expect(p.rows.map((r) => r.index)).to.deep.equal(p.rows.map((_, i) => offset + i));
+            seen.push(...p.rows.map((r) => r.values.v));
+          }
+          expect(seen).to.deep.equal(whole);
+        }
+      });
+    }
 
     it('streams the filtered rows in chunks', async () => {
       const seen: unknown[] = [];

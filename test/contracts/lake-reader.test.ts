@@ -1,4 +1,81 @@
-import { lakeReaderContract } from './lake-reader.contract.js';
+import { expect } from 'chai';
+import { lakeReaderContract, writeContractLake } from './lake-reader.contract.js';
 import { DuckDbLake } from '../../src/adapters/lake/duckdb-lake.js';
+import type { Collection } from '../../src/domain/collection.js';
+import { parseCql2Text } from '../../src/domain/cql2/index.js';
+import { LakeQueryError, type LakeScanRequest } from '../../src/ports/lake-reader.js';
+import { decodeWkb } from '../../src/domain/geometry/wkb.js';
+import { representativePoint } from '../../src/domain/geometry/representative-point.js';
 
 lakeReaderContract('DuckDbLake', (root) => new DuckDbLake(root));
+
+describe('DuckDbLake: the exact geometry test in JS is bounded per request', function () {
+  this.timeout(30_000);
+  const c2: Collection = { id: 'c2', title: 'c2', backing: { kind: 'parquet-lake', geometryColumn: 'geometry', datetimeColumn: 'datetime' } };
+  let lake: DuckDbLake;
+  before(async () => {
+    lake = new DuckDbLake(await writeContractLake(), 3);
+  });
+  after(() => lake.close());
+
+  it('refuses, naming the bound, when more rows than the bound would need it, before testing any', async () => {
+    // The triangle leaves every candidate to the exact test: 8 rows pass its envelope.
+    const filter = parseCql2Text('S_INTERSECTS(geometry, POLYGON((0 0, 2 0, 0 2, 0 0)))');
+    const err = await lake.page(c2, { offset: 0, limit: 10, columns: ['v'], filter }).then(() => undefined, (e: unknown) => e);
+    expect(err).to.be.instanceOf(LakeQueryError);
+    expect((err as LakeQueryError).hint).to.contain('at most 3 per request');
+    const scanErr = await lake.scan(c2, { columns: ['v'], filter }, () => undefined).then(() => undefined, (e: unknown) => e);
+    expect(scanErr).to.be.instanceOf(LakeQueryError);
+  });
+
+  it('answers points against boxes in the database, so the bound does not apply to them', async () => {
+    const p = await lake.page(c2, { offset: 0, limit: 10, columns: ['v'], bbox: [-180, -90, 180, 90], filter: parseCql2Text('v <> 5 AND v <> 6 AND v <> 7 AND v <> 8 AND v <> 9') });
+    expect(p.rows.map((r) => r.values.v)).to.deep.equal([0, 1, 2, 10, 11, 12, 13, 14, 15, 16]);
+  });
+});
+
+/** The decoder's representative point; none where it refuses the bytes. */
+function placeOf(g: Uint8Array): [number, number] | undefined {
+  try {
+    return representativePoint(decodeWkb(g));
+  } catch {
+    return undefined;
+  }
+}
+
+describe('DuckDbLake: scanPoints streams the rows scan streams, as plain numbers', function () {
+  this.timeout(30_000);
+  const lakeOf = (id: string): Collection => ({ id, title: id, backing: { kind: 'parquet-lake', geometryColumn: 'geometry', datetimeColumn: 'datetime' } });
+  let lake: DuckDbLake;
+  before(async () => {
+    lake = new DuckDbLake(await writeContractLake());
+  });
+  after(() => lake.close());
+
+  const cases: [string, Omit<LakeScanRequest, 'columns'>][] = [
+    ['everything', {}],
+    ['a bbox prefilter', { bbox: [0, 0, 2, 2] }],
+    ['a filter settled in SQL', { filter: parseCql2Text('v > 3') }],
+    ['a filter left to the exact test', { filter: parseCql2Text('S_INTERSECTS(geometry, POLYGON((0 0, 2 0, 0 2, 0 0)))') }],
+  ];
+  for (const id of ['c1', 'c2', 'c3']) {
+    for (const [what, filter] of cases) {
+      it(`${id}: ${what}`, async () => {
+        const want: number[][] = [];
+        await lake.scan(lakeOf(id), { columns: ['geometry', 'v'], ...filter }, (chunk) => {
+          for (let i = 0; i < chunk.size; i++) {
+            const g = chunk.columns.geometry![i];
+            const p = g instanceof Uint8Array ? placeOf(g) : undefined;
+            want.push([p?.[0] ?? NaN, p?.[1] ?? NaN, chunk.columns.v![i] as number]);
+          }
+        });
+        const got: number[][] = [];
+        await lake.scanPoints(lakeOf(id), { fields: ['v'], ...filter }, (b) => {
+          for (let i = 0; i < b.size; i++) got.push([b.x[i]!, b.y[i]!, b.values[0]![i]!]);
+        });
+        expect(got).to.deep.equal(want);
+        expect(got.length).to.be.greaterThan(2);
+      });
+    }
+  }
+});

@@ -26,6 +26,8 @@ export interface RasterReaderFixture {
   /** A file with the adapter's extension that is not a raster of its format. */
   invalidHref: string;
   missingHref: string;
+  /** The same kind of reader with a window bound (samples) that the full-resolution window of the inner box passes. */
+  bounded: { reader: RasterReader; maxWindowSamples: number };
 }
 
 export const linearField = (lon: number, lat: number): number => 10 * lon + 20 * lat;
@@ -144,9 +146,54 @@ export function rasterReaderContract(name: string, make: () => Promise<RasterRea
       }
     });
 
+    it('reads in the pixel space of its level and says which pixels it read (dataBounds)', async () => {
+      // Zonal statistics rely on both: samples stay inside dataBounds, and a pixel read again in
+      // another window of the same level has the same coordinates and value.
+      const a = await ds.readWindow({ bbox: inner, maxPixelSizeDegrees: 0.02, bands: [1] });
+      const b = await ds.readWindow({ bbox: [10.45, 45.45, 10.9, 45.9], maxPixelSizeDegrees: 0.02, bands: [1] });
+      expect(b.overview).to.equal(a.overview);
+      const [c0, r0, c1, r1] = a.dataBounds;
+      expect(c1).to.be.greaterThan(c0);
+      expect(r1).to.be.greaterThan(r0);
+      for (const [lon, lat] of samplePoints(inner, 6)) {
+        const [x, y] = a.toPixel(lon, lat);
+        expect(x >= c0 && x <= c1 && y >= r0 && y <= r1, `${lon},${lat} -> ${x},${y} outside ${a.dataBounds}`).to.equal(true);
+      }
+      for (let c = c0 - 1; c <= c1; c++) {
+        expect(a.value(0, c, r0 - 1)).to.be.NaN;
+        expect(a.value(0, c, r1)).to.be.NaN;
+      }
+      for (let r = r0; r < r1; r++) {
+        expect(a.value(0, c0 - 1, r)).to.be.NaN;
+        expect(a.value(0, c1, r)).to.be.NaN;
+      }
+      for (const [lon, lat] of samplePoints([10.5, 45.5, 10.68, 45.68], 6)) {
+        const pa = a.toPixel(lon, lat), pb = b.toPixel(lon, lat);
+        expect(pb[0]).to.be.closeTo(pa[0], 1e-6);
+        expect(pb[1]).to.be.closeTo(pa[1], 1e-6);
+        const [col, row] = [Math.floor(pa[0]), Math.floor(pa[1])];
+        expect(b.value(0, col, row)).to.equal(a.value(0, col, row));
+      }
+      const far = await ds.readWindow({ bbox: [20, 20, 20.5, 20.5], maxPixelSizeDegrees: 0.02, bands: [1] });
+      const [f0, g0, f1, g1] = far.dataBounds;
+      expect(f1 <= f0 || g1 <= g0, `off the raster, dataBounds ${far.dataBounds} should be empty`).to.equal(true);
+    });
+
     it('refuses a band the raster does not have', async () => {
       await rejectsTyped(ds.readWindow({ bbox: inner, maxPixelSizeDegrees: 1, bands: [fx.bandCount + 1] }));
       await rejectsTyped(ds.readWindow({ bbox: inner, maxPixelSizeDegrees: 1, bands: [0] }));
+    });
+
+    it('refuses (413) a window over its sample bound, naming it, and still reads one within it', async () => {
+      const bounded = await fx.bounded.reader.open(fx.href, { trusted: true });
+      try {
+        const err = await rejectsTyped(bounded.readWindow({ bbox: inner, maxPixelSizeDegrees: ds.info.pixelSizeDegrees, bands: [1] }), 413);
+        expect(err.hint).to.contain(`at most ${fx.bounded.maxWindowSamples} (limits.maxRasterWindowSamples)`);
+        const small: BBox = [10.501, 45.501, 10.531, 45.531];
+        expectField(fx, await bounded.readWindow({ bbox: small, maxPixelSizeDegrees: ds.info.pixelSizeDegrees, bands: [1] }), small);
+      } finally {
+        await bounded.close();
+      }
     });
 
     it('fails with a typed error, not a crash, on a file that is not a raster', async () => {

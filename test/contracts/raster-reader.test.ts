@@ -39,6 +39,8 @@ rasterReaderContract('GeoTiffRasterReader (linear-4326.tif)', async () => {
     tolerance: 1e-3, // float32 around 1000
     invalidHref: invalid,
     missingHref: missing,
+    // Tiles of 128 x 128 pixels x 2 bands fit; the inner box's 200 x 200 full-resolution pixels do not.
+    bounded: { reader: new GeoTiffRasterReader(POLICY, REPO_ROOT, 32_768), maxWindowSamples: 32_768 },
   };
 });
 
@@ -59,6 +61,7 @@ rasterReaderContract('PmtilesRasterReader (terrarium PNG tiles, zooms 5..8)', as
     tolerance: 1 / 256, // terrarium quantum
     invalidHref: invalid,
     missingHref: missing,
+    bounded: { reader: new PmtilesRasterReader(POLICY, { cwd: REPO_ROOT, encodingFor: () => 'terrarium', maxWindowSamples: 1_000 }), maxWindowSamples: 1_000 },
   };
 });
 
@@ -83,15 +86,19 @@ describe('raster-url wiring: a .pmtiles collection is read by the PMTiles reader
 
   it('gives the same zone means from the GeoTIFF and the PMTiles copy of one field', async () => {
     const zone = latLngToCell(45.5, 10.5, 5);
-    const mean = async (id: string) => {
-      const res = await s.get(`/collections/${id}/dggs/H3/zones/${zone}/data?zone-depth=0&f=json`);
+    const mean = async (id: string, factor = '') => {
+      const res = await s.get(`/collections/${id}/dggs/H3/zones/${zone}/data?zone-depth=0&f=json${factor}`);
       expect(res.status, await res.clone().text()).to.equal(200);
       return (await res.json()).values.value[0].data[0] as number;
     };
     const [tif, pm] = [await mean('linear-tif'), await mean('linear-pmtiles')];
     const [lat, lon] = cellToLatLng(zone);
     expect(tif).to.be.closeTo(linearField(lon, lat), 0.2); // a linear field's zone mean is about its value at the centre
-    expect(pm).to.be.closeTo(tif, 0.05);
+    // Sampled at the default factor, each format from its own levels (an averaged overview, a zoom level).
+    expect(pm).to.be.closeTo(tif, 0.1);
+    // Every full-resolution pixel centre of each: two pixel grids of one field, nearly the same mean.
+    const [tifExact, pmExact] = [await mean('linear-tif', '&cog-sampling-factor=4096'), await mean('linear-pmtiles', '&cog-sampling-factor=4096')];
+    expect(pmExact).to.be.closeTo(tifExact, 0.005);
   });
 
   it('labels each source link with its raster format', async () => {
@@ -214,6 +221,48 @@ describe('PMTiles adapter specifics', function () {
       expect(ranged).to.be.greaterThan(1);
       await ds.close();
     } finally {
+      server.close();
+    }
+  });
+
+  it('over http: reads a host that ignores Range once, and keeps the class of a refused fetch (413, 504, 400 for a file the host does not serve)', async () => {
+    const bytes = readFileSync(writeLinearFieldPmtiles(dir, { name: 'whole.pmtiles' }));
+    let sent = 0;
+    const server = http.createServer((req, res) => {
+      if (req.url === '/silent.pmtiles') return; // never answers
+      if (req.url !== '/whole.pmtiles') {
+        res.statusCode = 404;
+        return void res.end();
+      }
+      sent += bytes.length;
+      res.end(bytes); // Range ignored: the whole archive every time
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const policy: FetchPolicy = { ...POLICY, allowedSchemes: ['http'], allowedPrivateRanges: ['127.0.0.1/32'], timeoutMs: 500 };
+    try {
+      const ds = await new PmtilesRasterReader(policy, { encodingFor: () => 'terrarium' }).open(`${base}/whole.pmtiles`, { trusted: false });
+      const win = await ds.readWindow({ bbox: [10.4, 45.4, 10.6, 45.6], maxPixelSizeDegrees: 0.01, bands: [1] });
+      const [x, y] = win.toPixel(10.5, 45.5);
+      const [lon, lat] = win.toLonLat(Math.floor(x) + 0.5, Math.floor(y) + 0.5);
+      expect(win.value(0, Math.floor(x), Math.floor(y))).to.be.closeTo(linearField(lon, lat), 1 / 256);
+      expect(sent, 'the archive came once; later ranges were cut from it').to.equal(bytes.length);
+      await ds.close();
+      const status = async (p: FetchPolicy, route: string) => {
+        try {
+          const d = await new PmtilesRasterReader(p, { encodingFor: () => 'terrarium' }).open(`${base}${route}`, { trusted: false });
+          await d.readWindow({ bbox: [10.4, 45.4, 10.6, 45.6], maxPixelSizeDegrees: 0.01, bands: [1] });
+          return 200;
+        } catch (err) {
+          expect(err).to.be.instanceOf(AppError);
+          return (err as AppError).status;
+        }
+      };
+      expect(await status({ ...policy, maxRequestBytes: bytes.length - 1 }, '/whole.pmtiles')).to.equal(413);
+      expect(await status(policy, '/silent.pmtiles')).to.equal(504);
+      expect(await status(policy, '/missing.pmtiles')).to.equal(400);
+    } finally {
+      server.closeAllConnections();
       server.close();
     }
   });

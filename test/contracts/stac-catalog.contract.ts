@@ -37,7 +37,8 @@ const at = (s: string) => Date.parse(s);
 
 /**
  * What every StacCatalog adapter must do. `make` builds a catalog holding exactly these items
- * (static adapter: files on disk; in-memory: parsed descriptors).
+ * (static adapter: files on disk or over HTTP; STAC API: served by the fixture API; in-memory:
+ * parsed descriptors).
  */
 export function stacCatalogContract(name: string, make: (items: StacItemJson[]) => Promise<StacCatalog>): void {
   describe(`StacCatalog contract: ${name}`, () => {
@@ -70,6 +71,19 @@ export function stacCatalogContract(name: string, make: (items: StacItemJson[]) 
       expect(ids(await catalog.search({ bbox: world, datetime: { start: at('2024-03-15T00:00:00Z'), end: at('2024-03-15T00:00:00Z') } }))).to.deep.equal(['season']);
       expect(ids(await catalog.search({ bbox: world, datetime: { start: at('2024-05-10T10:30:00Z'), end: at('2024-05-10T10:30:00Z') } }))).to.deep.equal(['alps']);
       expect(await catalog.search({ bbox: world, datetime: { start: at('2025-01-01T00:00:00Z'), end: null } })).to.deep.equal([]);
+    });
+
+    it('filters by cloud cover: at most maxCloudCover, items that do not say left out', async () => {
+      const world = [-180, -90, 180, 90] as [number, number, number, number];
+      expect(ids(await catalog.search({ bbox: world, maxCloudCover: 10 }))).to.deep.equal(['east']);
+      expect(ids(await catalog.search({ bbox: world, maxCloudCover: 35 }))).to.deep.equal(['alps', 'east']);
+      expect(ids(await catalog.search({ bbox: world, maxCloudCover: 35, datetime: { start: at('2024-06-01T00:00:00Z'), end: null } }))).to.deep.equal(['east']);
+    });
+
+    it('searches by the zone polygon: at least the items meeting it, none whose bbox misses its bbox', async () => {
+      // A triangle east of 12°E: meets alps and east; season (5..10°E) and fiji miss even its bbox.
+      const intersects = { type: 'Polygon' as const, coordinates: [[[12, 45], [15, 45], [15, 47], [12, 45]]] };
+      expect(ids(await catalog.search({ bbox: [12, 45, 15, 47], intersects }))).to.deep.equal(['alps', 'east']);
     });
 
     it('describes items: time bounds, cloud cover, footprint polygons, assets', async () => {

@@ -25,7 +25,7 @@ export async function startTestServer(overrides: Record<string, unknown> = {}): 
   const dir = mkdtempSync(path.join(tmpdir(), 'dggs-test-'));
   const config = loadConfig(
     { DGGS_CONFIG: path.join(REPO_ROOT, 'config/default.json') },
-    { server: { host: '127.0.0.1', port: 0, logLevel: 'silent' }, datastore: { kind: 'sqlite', file: path.join(dir, 'test.sqlite'), autoInitialize: true }, ...overrides },
+    { server: { host: '127.0.0.1', port: 0, logLevel: 'silent' }, datastore: { kind: 'sqlite', file: path.join(dir, 'test.sqlite'), autoInitialize: true }, ...overrides, orders: { resultsRoot: path.join(dir, 'results'), ...(overrides.orders as object | undefined) } },
   );
   const app = await createApp(config, pino({ level: 'silent' }));
   const port = await app.listen();

@@ -31,6 +31,18 @@ describe('config', () => {
     expect(c.datastore).to.deep.include({ kind: 'postgres', url: 'postgres://x@db/y' });
   });
 
+  it('DGGS__a__b reaches keys inside the datastore union, arrays and records', () => {
+    const file = fileWith({ datastore: { kind: 'sqlite', file: 'data/runtime/original.sqlite', autoInitialize: false }, collections: [{ id: 'a', title: 'A', backing: { kind: 'raster-url', url: 'x.tif', fields: { band: { title: 'Band', type: 'number' } } } }] });
+    const c = loadConfig({ DGGS_CONFIG: file, DGGS__datastore__file: '/tmp/other.sqlite', DGGS__DATASTORE__AUTOINITIALIZE: 'true', DGGS__collections__0__title: 'Renamed', DGGS__collections__0__backing__fields__band__svc_unit: 'm' });
+    expect(c.datastore).to.deep.equal({ kind: 'sqlite', file: '/tmp/other.sqlite', autoInitialize: true });
+    expect(c.collections[0]!.title).to.equal('Renamed');
+    expect((c.collections[0]!.backing as { fields: Record<string, { svc_unit?: string }> }).fields.band!.svc_unit).to.equal('m');
+    const pg = loadConfig({ DGGS_CONFIG: file, DGGS__datastore__kind: 'postgres', DGGS__datastore__url: 'postgres://u@h/db', DGGS__datastore__schema: 'svc' });
+    expect(pg.datastore).to.deep.include({ kind: 'postgres', url: 'postgres://u@h/db', schema: 'svc' });
+    expect(() => loadConfig({ DGGS_CONFIG: file, DGGS__datastore__nope: '1' })).to.throw(ConfigError, /no config key "nope"/);
+    expect(() => loadConfig({ DGGS_CONFIG: file, DGGS__collections__first__title: 'x' })).to.throw(ConfigError, /no config key "first"/);
+  });
+
   it('stops with a message naming the bad key', () => {
     const bad = (content: unknown, key: RegExp, env: Record<string, string> = {}) =>
       expect(() => loadConfig({ DGGS_CONFIG: fileWith(content), ...env })).to.throw(ConfigError, key);

@@ -1,10 +1,18 @@
 import { z } from 'zod';
+import { isIP } from 'node:net';
 
 /**
  * The service configuration, validated at start-up. One schema gives the TypeScript type,
  * the validation and the error that names a bad key.
  */
 const bboxSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+
+/** `address[/prefix]` with the prefix within the address family's length. */
+function isCidr(s: string): boolean {
+  const [a = '', p] = s.split('/');
+  const max = isIP(a) === 4 ? 32 : isIP(a) === 6 ? 128 : -1;
+  return max > 0 && (p === undefined || (/^\d+$/.test(p) && Number(p) <= max));
+}
 
 export const fieldSchema = z.object({
   title: z.string(),
@@ -52,12 +60,19 @@ export const backingSchema = z.discriminatedUnion('kind', [
     intersectionPercent: z.number().min(0).max(100).optional(),
     cloudCoverPercent: z.number().min(0).max(100).optional(),
     asset: z.string().default('data'),
+    /** STAC API: the collections searched (`collections` of /search); all when absent. */
+    collections: z.array(z.string().min(1)).min(1).optional(),
     ...rasterDefaults,
   }),
   z.object({
     kind: z.literal('ogc-features'),
-    url: z.string().url(),
+    /** The backend's landing page; `{self}` stands for this service's own listening address (resolved at start). */
+    url: z.string().refine((v) => /^\{self\}(\/|$)/.test(v) || /^https?:\/\/[^/]/i.test(v), 'an http(s) URL, or {self}/... for this service'),
     collection: z.string().min(1),
+    /** Sent with every request to the backend's own origin (API keys). */
+    headers: z.record(z.string(), z.string()).optional(),
+    /** The temporal property `datetime` is checked on, when the backend's queryables do not mark one. */
+    datetimeProperty: z.string().min(1).optional(),
     fields: z.record(z.string(), fieldSchema).optional(),
   }),
 ]);
@@ -87,8 +102,23 @@ export const configSchema = z.object({
       port: z.number().int().min(0).max(65535).default(8080),
       /** Base of the links the service writes; derived from the listening address when absent. */
       publicBaseUrl: z.string().url().optional(),
+      /** Request body bound, counted after decoding any Content-Encoding. */
       maxBodyBytes: z.number().int().positive().default(1_048_576),
+      /** Time for a request's line, headers and body to arrive (not the time to answer it). */
       requestTimeoutMs: z.number().int().positive().default(60_000),
+      /** Time for the request line and headers to arrive. */
+      headersTimeoutMs: z.number().int().positive().default(10_000),
+      /** An idle keep-alive connection closes after this. */
+      keepAliveTimeoutMs: z.number().int().positive().default(5_000),
+      /** A connection with no traffic closes after this, unless its request is still being computed. */
+      idleTimeoutMs: z.number().int().positive().default(30_000),
+      maxConnections: z.number().int().positive().default(1024),
+      /** Per client address (IPv6: per /64). Behind a reverse proxy every client shares its address: raise it. */
+      maxConnectionsPerPeer: z.number().int().positive().default(128),
+      /** Request target (path and query) bound: 414 above. */
+      maxUrlBytes: z.number().int().positive().default(16_384),
+      /** Header names and values in all: 431 above. */
+      maxHeaderBytes: z.number().int().positive().default(16_384),
       logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     })
     .prefault({}),
@@ -98,7 +128,40 @@ export const configSchema = z.object({
       z.object({ kind: z.literal('postgres'), url: z.string().min(1), schema: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(), autoInitialize: z.boolean().default(false) }),
     ])
     .prefault({ kind: 'sqlite' }),
-  lake: z.object({ root: z.string().default('data/demo/lake') }).prefault({}),
+  lake: z
+    .object({
+      /** A directory, or `s3://bucket[/prefix]` for a lake on an S3-compatible object store (read by ranged GETs). */
+      root: z.string().default('data/demo/lake'),
+      /** Worker threads finding the zones of lake rows for zone data (0: on the event loop's thread, in slices). */
+      aggregationThreads: z.number().int().min(0).max(64).default(2),
+      /** Object-store lakes only. Unset credentials, region and endpoint come from the AWS SDK's chain (AWS_ACCESS_KEY_ID, AWS_REGION, AWS_ENDPOINT_URL_S3, profiles...). */
+      s3: z
+        .object({
+          endpoint: z.string().url().optional(),
+          region: z.string().min(1).optional(),
+          accessKeyId: z.string().min(1).optional(),
+          secretAccessKey: z.string().min(1).optional(),
+          sessionToken: z.string().min(1).optional(),
+          /** `endpoint/bucket/key` addressing (MinIO and most S3-compatible services). */
+          forcePathStyle: z.boolean().default(false),
+          requestTimeoutMs: z.number().int().positive().default(20_000),
+          /** Parquet footers kept, counted by their bytes (LRU). */
+          footerCacheBytes: z.number().int().positive().default(64 * 1024 * 1024),
+          /** Bytes read from a file's end to find its footer in one request. */
+          footerReadBytes: z.number().int().min(16).default(64 * 1024),
+          /** A collection's object listing is reused this long. */
+          listCacheSeconds: z.number().min(0).default(5),
+          /** Bytes one request may read from the store (footers and column chunks). */
+          maxRequestBytes: z.number().int().positive().default(256 * 1024 * 1024),
+          /** Rows one filtered items request may test in the service to count its matches. */
+          maxFilterRows: z.number().int().positive().default(5_000_000),
+          /** Objects under one collection's prefix. */
+          maxObjects: z.number().int().positive().default(100_000),
+        })
+        .refine((s) => (s.accessKeyId === undefined) === (s.secretAccessKey === undefined), 'accessKeyId and secretAccessKey go together')
+        .prefault({}),
+    })
+    .prefault({}),
   grids: z
     .object({
       enabled: z.array(z.string()).min(1).default(['IVEA7H', 'ISEA7H', 'H3']),
@@ -111,7 +174,17 @@ export const configSchema = z.object({
       maxZonesPerPage: z.number().int().positive().default(10_000),
       /** Sub-zones a zone-data request may resolve in all its depths together. */
       maxSubZones: z.number().int().positive().default(50_000),
+      /** Values one zone-data answer may carry: sub-zones x output columns (fields, statistics, joined columns). */
+      maxZoneDataValues: z.number().int().positive().default(500_000),
+      /** Outline vertices one geo+json / geoparquet zone-data answer may write. */
+      maxGeometryVertices: z.number().int().positive().default(1_000_000),
+      /** Values one lake zone-data request may keep to compute medians (12 bytes each). */
+      maxMedianValues: z.number().int().positive().default(2_000_000),
       itemsMaxLimit: z.number().int().positive().default(1000),
+      /** Lake rows per request whose exact geometry test runs in the service (rows the database settles do not count). */
+      maxExactGeometryTests: z.number().int().positive().default(100_000),
+      /** Raster samples (window pixels x bands) one zone-data request may read. */
+      maxRasterWindowSamples: z.number().int().positive().default(4_194_304),
     })
     .prefault({}),
   rasterFetch: z
@@ -120,9 +193,61 @@ export const configSchema = z.object({
       /** Empty means any public host. */
       allowedHosts: z.array(z.string()).default([]),
       allowPrivateNetworks: z.boolean().default(false),
+      /** CIDR ranges of private addresses allowed anyway (an internal object store); see url-guard. */
+      allowedPrivateRanges: z.array(z.string().refine(isCidr, 'a CIDR range like 10.1.0.0/16 or fd00::/8')).default([]),
+      /** Bound of any one upstream response. */
       maxBytes: z.number().int().positive().default(512 * 1024 * 1024),
+      /** Bound of all bytes one request fetches from upstream (ranges and hops together). */
+      maxRequestBytes: z.number().int().positive().default(64 * 1024 * 1024),
       timeoutMs: z.number().int().positive().default(20_000),
       maxRedirects: z.number().int().min(0).default(3),
+    })
+    .prefault({}),
+  orders: z
+    .object({
+      /** Where finished jobs write their parquet: `<resultsRoot>/<order id>/data/part-<job id>.parquet` (shared storage when workers run elsewhere). */
+      resultsRoot: z.string().default('data/runtime/results'),
+      /** `auto`: in-process on SQLite, pg-boss on PostgreSQL. */
+      queue: z.enum(['auto', 'in-process', 'pg-boss']).default('auto'),
+      /** pg-boss's schema (its tables: job, queue, version, ...); default the datastore's schema, else `pgboss`. */
+      queueSchema: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
+      /** The HTTP server runs jobs too; false for API replicas when `npm run worker` processes do the work. */
+      runInServer: z.boolean().default(true),
+      /** Jobs one process runs at once. */
+      concurrency: z.number().int().min(1).max(64).default(2),
+      /** Attempts of one job (a process that stops mid-job costs one) before it fails. */
+      maxAttempts: z.number().int().min(1).max(20).default(3),
+      /** Backoff before the second attempt; doubles for each further one. */
+      retryDelaySeconds: z.number().int().min(0).max(3600).default(2),
+      /** pg-boss: a job whose process sent no heartbeat for this long is retried. */
+      heartbeatSeconds: z.number().int().min(10).max(3600).default(10),
+      /** pg-boss: how often each process looks for jobs whose heartbeat stopped. */
+      superviseSeconds: z.number().int().min(1).max(3600).default(5),
+      /** pg-boss: idle poll interval of workers. */
+      pollSeconds: z.number().min(0.5).max(60).default(1),
+      /** Orders of one owner accepted or running at once; more is 429. */
+      maxOpenOrders: z.number().int().min(1).default(20),
+      /** Jobs one order may spawn; more is 429. */
+      maxJobsPerOrder: z.number().int().min(1).max(1000).default(1000),
+      /** Retry-After of a 429. */
+      retryAfterSeconds: z.number().int().min(1).default(30),
+    })
+    .prefault({}),
+  /** OGC API Features backends and STAC APIs: the rasterFetch SSRF policy applies to their URLs, except allowlisted origins. */
+  remoteBackends: z
+    .object({
+      /** Origins (`http://host:port`, or `{self}`) reached even on private networks: the operator's own backends. */
+      allowedOrigins: z.array(z.string()).default([]),
+      timeoutMs: z.number().int().positive().default(20_000),
+      /** Bound of one backend response. */
+      maxResponseBytes: z.number().int().positive().default(32 * 1024 * 1024),
+      maxRedirects: z.number().int().min(0).default(3),
+      /** Features asked per page (`limit`). */
+      pageSize: z.number().int().positive().default(1000),
+      /** Pages one request may read from a backend (features and STAC searches). */
+      maxPages: z.number().int().positive().default(50),
+      /** Features (or STAC items) one request may read from a backend: about 10 s of paging against our own items endpoint. */
+      maxFeatures: z.number().int().positive().default(20_000),
     })
     .prefault({}),
   auth: z

@@ -45,25 +45,48 @@ function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): void {
   }
 }
 
-/** Maps case-insensitive env segments onto the schema's camelCase keys. */
+/**
+ * Maps case-insensitive env segments onto the schema's camelCase keys, walking through wrappers
+ * (default, optional), unions (datastore: a key of any variant), arrays (a numeric index) and
+ * records (the segment as written, since record keys are the operator's own names).
+ */
 function resolveKeys(segments: string[], envName: string): string[] {
   let schema: z.ZodType | undefined = configSchema;
   return segments.map((segment) => {
-    const shape = objectShape(schema);
-    const key = shape && Object.keys(shape).find((k) => k.toLowerCase() === segment.toLowerCase());
-    if (!key) throw new ConfigError(`environment variable ${envName}: no config key "${segment}"`);
-    schema = shape[key];
-    return key;
+    const step = childOf(schema, segment);
+    if (!step) throw new ConfigError(`environment variable ${envName}: no config key "${segment}"`);
+    schema = step.schema;
+    return step.key;
   });
 }
 
-function objectShape(schema: z.ZodType | undefined): Record<string, z.ZodType> | undefined {
+function childOf(schema: z.ZodType | undefined, segment: string): { key: string; schema: z.ZodType | undefined } | undefined {
+  const s = unwrap(schema);
+  if (s instanceof z.ZodObject) {
+    const shape = s.shape as Record<string, z.ZodType>;
+    const key = Object.keys(shape).find((k) => k.toLowerCase() === segment.toLowerCase());
+    return key === undefined ? undefined : { key, schema: shape[key] };
+  }
+  if (s instanceof z.ZodUnion) {
+    for (const option of s.options as z.ZodType[]) {
+      const step = childOf(option, segment);
+      if (step) return step;
+    }
+    return undefined;
+  }
+  if (s instanceof z.ZodArray) return /^\d+$/.test(segment) ? { key: segment, schema: s.element as z.ZodType } : undefined;
+  if (s instanceof z.ZodRecord) return { key: segment, schema: s.valueType as z.ZodType };
+  return undefined;
+}
+
+function unwrap(schema: z.ZodType | undefined): unknown {
   let s: unknown = schema;
   for (let i = 0; i < 5 && s; i++) {
-    if (s instanceof z.ZodObject) return s.shape as Record<string, z.ZodType>;
-    s = (s as { _zod?: { def?: { innerType?: unknown } } })._zod?.def?.innerType;
+    const inner = (s as { _zod?: { def?: { innerType?: unknown } } })._zod?.def?.innerType;
+    if (!inner) return s;
+    s = inner;
   }
-  return undefined;
+  return s;
 }
 
 function parseValue(value: string): unknown {

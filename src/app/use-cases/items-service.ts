@@ -12,7 +12,8 @@ import { BadRequestError, NotFoundError } from '../errors.js';
 /** Same charset as collection ids in config; anything else (`../x`, quotes, NUL) is refused before any lookup. */
 const COLLECTION_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
-export type FilterLang = 'cql2-text' | 'cql2-json';
+/** `cql-text` is the pre-standard name of CQL2 text that older clients send (GDAL up to 3.x). */
+export type FilterLang = 'cql2-text' | 'cql2-json' | 'cql-text';
 
 export interface ItemsQuery {
   bbox?: [number, number, number, number];
@@ -21,6 +22,12 @@ export interface ItemsQuery {
   excludeProperties?: string[];
   filter?: string;
   filterLang?: FilterLang;
+  /**
+   * `<property>=<value>` query parameters (OGC API Features /rec/core/fc-filters): rows whose
+   * property equals the value. Names that are not a queryable column are ignored, as any unknown
+   * query parameter is.
+   */
+  propertyEquals?: Record<string, string>;
   /** Keep the geometry column unless it is excluded explicitly (GeoJSON, GeoParquet). */
   keepGeometry: boolean;
 }
@@ -90,14 +97,30 @@ export class ItemsService {
   }
 
   private async request(_c: Collection, dataset: LakeDataset, query: ItemsQuery, offset: number, limit: number): Promise<LakePageRequest> {
+    const filters = [...propertyFilters(dataset, query.propertyEquals ?? {}), ...(query.filter !== undefined ? [parseFilter(query.filter, query.filterLang ?? 'cql2-text')] : [])];
     return {
       offset,
       limit,
       columns: selectColumns(dataset, query),
       ...(query.bbox ? { bbox: query.bbox } : {}),
       ...(query.datetime !== undefined ? { datetime: parseDatetimeParam(query.datetime) } : {}),
-      ...(query.filter !== undefined ? { filter: parseFilter(query.filter, query.filterLang ?? 'cql2-text') } : {}),
+      ...(filters.length ? { filter: filters.length === 1 ? filters[0]! : { kind: 'and', args: filters } } : {}),
     };
+  }
+
+  /** The lake collections with the columns a `<property>=<value>` parameter may name (for the API document). */
+  async propertyParameters(): Promise<{ id: string; columns: { name: string; type: string }[] }[]> {
+    const out: { id: string; columns: { name: string; type: string }[] }[] = [];
+    for (const c of this.catalog.list()) {
+      if (c.backing.kind !== 'parquet-lake') continue;
+      try {
+        const dataset = await this.lake.describe(c);
+        out.push({ id: c.id, columns: equalityColumns(dataset).map((col) => ({ name: col.name, type: col.field.type })) });
+      } catch {
+        // A lake without readable files has no columns to document; its items answer 404 anyway.
+      }
+    }
+    return out;
   }
 
   private async guard<T>(fn: () => Promise<T>): Promise<T> {
@@ -125,7 +148,13 @@ export function selectColumns(dataset: LakeDataset, query: ItemsQuery): string[]
   const keep = new Set(query.properties ?? valid);
   if (query.properties && g && query.keepGeometry) keep.add(g);
   for (const n of query.excludeProperties ?? []) keep.delete(n);
-  return valid.filter((n) => keep.has(n));
+  const columns = valid.filter((n) => keep.has(n));
+  // An empty list selects no properties (GeoJSON then carries ids and geometry only); a
+  // selection that leaves nothing at all to return is a mistake, not an empty answer.
+  if (columns.length === 0) {
+    throw new BadRequestError('Invalid query parameter', `properties / exclude-properties leave no column to return; keep at least one of: ${valid.join(', ')}.`);
+  }
+  return columns;
 }
 
 function parseDatetimeParam(text: string) {
@@ -139,5 +168,41 @@ function parseDatetimeParam(text: string) {
 
 /** Syntax errors leave as Cql2SyntaxError, which the HTTP error mapper turns into 400 with the position. */
 export function parseFilter(text: string, lang: FilterLang): Expr {
-  return lang === 'cql2-text' ? parseCql2Text(text) : parseCql2Json(text);
+  return lang === 'cql2-json' ? parseCql2Json(text) : parseCql2Text(text);
+}
+
+/** Columns an equality parameter can name: queryable, not the geometry, with a scalar type. */
+function equalityColumns(dataset: LakeDataset) {
+  return dataset.columns.filter((c) => c.queryable && c.name !== dataset.geometryColumn && ['string', 'number', 'integer', 'boolean'].includes(c.field.type));
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/i;
+const NUMBER = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
+
+/** `<property>=<value>` as CQL2 equalities, the value typed by the column (a value of the wrong type is 400). */
+function propertyFilters(dataset: LakeDataset, equals: Record<string, string>): Expr[] {
+  const out: Expr[] = [];
+  for (const column of equalityColumns(dataset)) {
+    const value = equals[column.name];
+    if (value === undefined) continue;
+    const bad = (expected: string) => new BadRequestError('Invalid query parameter', `${column.name.slice(0, 64)}: expected ${expected} (rows whose ${column.name.slice(0, 64)} equals it), got "${value.slice(0, 64)}".`);
+    let literal: Expr;
+    if (column.field.type === 'number' || column.field.type === 'integer') {
+      if (!NUMBER.test(value) || !Number.isFinite(Number(value))) throw bad('a number');
+      literal = { kind: 'number', value: Number(value) };
+    } else if (column.field.type === 'boolean') {
+      if (value !== 'true' && value !== 'false') throw bad('true or false');
+      literal = { kind: 'boolean', value: value === 'true' };
+    } else if (column.field.format === 'date-time' || column.field.format === 'date') {
+      // Checked first, so the text handed to the parser is a plain date or timestamp.
+      const date = column.field.format === 'date';
+      if (!(date ? DATE : TIMESTAMP).test(value)) throw bad(date ? 'a date (YYYY-MM-DD)' : 'an RFC 3339 timestamp');
+      literal = parseCql2Text(`${date ? 'DATE' : 'TIMESTAMP'}('${value}')`);
+    } else {
+      literal = { kind: 'string', value };
+    }
+    out.push({ kind: 'comparison', op: '=', left: { kind: 'property', name: column.name }, right: literal });
+  }
+  return out;
 }

@@ -1,12 +1,18 @@
 import type { Collection, BackingKind, FieldMeta } from '../../domain/collection.js';
-import type { Dggrs } from '../../domain/dggrs/dggrs.js';
-import type { ZoneData, ZoneDataOptions, ZoneDataRequest } from '../../domain/zone-data.js';
+import type { BBox, Dggrs } from '../../domain/dggrs/dggrs.js';
+import { widenBox, zoneDataCost, zoneSpanDegrees, type ZoneData, type ZoneDataOptions, type ZoneDataRequest } from '../../domain/zone-data.js';
+import { outlineToGeoJson } from '../../domain/geometry/rfc7946.js';
+import { assertEvaluable, matchesFilter, UnsupportedFilterError } from '../../domain/features/cql2-evaluate.js';
+import { joinZoneData } from '../../domain/zone-data-join.js';
 import { InvalidZoneDepthError, parseZoneDepth } from '../../domain/zone-depth.js';
 import { InvalidDatetimeError, parseDatetime, type TimeInterval } from '../../domain/time-interval.js';
+import { Cql2SyntaxError, parseCql2Json, properties as filterProperties, type Expr } from '../../domain/cql2/index.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
-import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
+import { LakeNotFoundError, LakeQueryError } from '../../ports/lake-reader.js';
+import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors.js';
+import { parseFilter, type FilterLang } from './items-service.js';
 
 /** Zone data from a client-supplied raster URL (the ad-hoc GET). */
 export interface AdHocRasterSource {
@@ -30,10 +36,61 @@ export interface ZoneDataQuery {
   properties?: string[];
   excludeProperties?: string[];
   options?: ZoneDataOptions;
+  /** CQL2 on the source rows (row-based collections: parquet lake, OGC API Features). */
+  filter?: string;
+  filterLang?: FilterLang;
+  /** The encoding writes every sub-zone's outline (geo+json, geoparquet): its vertices are bounded. */
+  outline?: { refined: boolean };
 }
 
+/** One selection of a cross-collection request: fields of one collection, under a prefix. */
+export interface CrossCollectionSelection {
+  id: string;
+  fields: string[];
+  alias?: string;
+  /** CQL2-Text (string) or CQL2-JSON (object). */
+  filter?: string | Record<string, unknown>;
+}
+
+export interface CrossCollectionQuery {
+  dggrsId: string;
+  zoneId: string;
+  zoneDepth?: string;
+  datetime?: string;
+  outline?: { refined: boolean };
+  selections: CrossCollectionSelection[];
+}
+
+/** The area of a zone query: the sub-zones of a parent, or the zones meeting some boxes. */
+export type ZoneQueryScope = { parent: { zoneId: string; depth: number } } | { boxes: BBox[] };
+
+export interface ZoneQueryFilter {
+  /** Absent for a zone query by `datetime` alone (row sources: zones with a row in the interval). */
+  filter?: string;
+  filterLang?: FilterLang;
+  datetime?: string;
+}
+
+/** A raster read costs about as much as computing this many zone values (ancestor choice of raster zone queries). */
+const READ_COST = 200;
+
 export interface ZoneDataLimits {
+  /** Sub-zones of all requested depths together. */
   maxSubZones: number;
+  /** Sub-zones times output columns: the values one answer carries. */
+  maxZoneDataValues: number;
+  /** Outline vertices the geometry encodings may write for one answer. */
+  maxGeometryVertices: number;
+}
+
+/** A selection checked against its collection, ready to read. */
+interface PlannedSelection {
+  label: string;
+  prefix: string;
+  collection: Collection;
+  source: ZoneDataSource;
+  fields: string[];
+  filter?: Expr;
 }
 
 /**
@@ -78,8 +135,186 @@ export class ZoneDataService {
     const grid = this.grid(q.dggrsId);
     const source = this.source(c);
     const known = await source.fields(c);
-    const request = this.request(grid, q, selectFields(Object.keys(known), q.properties, q.excludeProperties));
-    return source.zoneData(c, request);
+    const fields = selectFields(Object.keys(known), q.properties, q.excludeProperties);
+    let filter: Expr | undefined;
+    if (q.filter !== undefined) {
+      if (!source.filterQueryables) throw this.noFilter(c, '');
+      filter = await this.filter(c, source, parseFilter(q.filter, q.filterLang ?? 'cql2-text'), '');
+    }
+    const request = this.request(grid, q, fields);
+    this.bound(grid, request, fields.length * statCount(q.options), q.outline);
+    return this.read(source, c, { ...request, ...(filter ? { filter } : {}) }, '');
+  }
+
+  /**
+   * The cross-collection POST: every selection is checked (collection, fields, filter) and the
+   * whole answer's cost bounded before any source is read; then the sources are read
+   * concurrently and joined on zone id in the domain.
+   */
+  async crossCollectionZoneData(q: CrossCollectionQuery): Promise<ZoneData> {
+    const grid = this.grid(q.dggrsId);
+    const request = this.request(grid, q, []);
+    const plans: PlannedSelection[] = [];
+    const prefixes = new Set<string>();
+    for (const [i, sel] of q.selections.entries()) {
+      const label = `collections[${i}] (${sel.id}): `;
+      const prefix = sel.alias ?? sel.id;
+      if (prefixes.has(prefix)) {
+        throw new ValidationError('Invalid request body', `${label}the column prefix "${prefix}" is already used; give each selection of one collection its own alias.`);
+      }
+      prefixes.add(prefix);
+      const collection = this.catalog.get(sel.id);
+      if (!collection) throw new NotFoundError('Collection not found', `${label}no such collection; see /collections for the collection ids.`);
+      const source = this.source(collection);
+      const known = Object.keys(await source.fields(collection));
+      const unknown = sel.fields.filter((f) => !known.includes(f));
+      if (unknown.length > 0) {
+        throw new BadRequestError('Unknown field', `${label}unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; valid fields: ${known.join(', ') || '(none)'}.`);
+      }
+      let filter: Expr | undefined;
+      if (sel.filter !== undefined) {
+        if (!source.filterQueryables) throw this.noFilter(collection, label);
+        filter = await this.filter(collection, source, parseSpec(sel.filter, label), label);
+      }
+      plans.push({ label, prefix, collection, source, fields: [...new Set(sel.fields)], ...(filter ? { filter } : {}) });
+    }
+    this.bound(grid, request, plans.reduce((n, p) => n + p.fields.length, 0), q.outline);
+    const parts = await Promise.all(
+      plans.map(async (p) => ({ prefix: p.prefix, data: await this.read(p.source, p.collection, { ...request, fields: p.fields, ...(p.filter ? { filter: p.filter } : {}) }, p.label) })),
+    );
+    return joinZoneData(grid.id, q.zoneId, request.depths, parts);
+  }
+
+  /**
+   * The `filter` of a zone query on a collection, as a test on zone ids of `level` (OGC
+   * zone-query-cql2-filter). Parquet lake: the zones holding at least one matching row. Rasters
+   * (raster-url, STAC): the zones whose values at `level` (each field its configured statistic)
+   * and outline (`geometry`) satisfy the filter, a null value making a comparison unknown (the
+   * zone is left out). Everything is checked before any source is read.
+   */
+  async zoneQueryFilter(collectionId: string, grid: Dggrs, level: number, scope: ZoneQueryScope, q: ZoneQueryFilter): Promise<(zoneId: string) => boolean> {
+    const c = this.collection(collectionId);
+    const source = this.source(c);
+    const expr = q.filter !== undefined ? parseFilter(q.filter, q.filterLang ?? 'cql2-text') : undefined;
+    const datetime = parseDatetimeQuery(q.datetime);
+    if (source.zonesWithRows) {
+      if (expr) await this.filter(c, source, expr, '');
+      const found = await this.guard('', () =>
+        source.zonesWithRows!(c, { grid, level, boxes: 'boxes' in scope ? scope.boxes : [], ...('parent' in scope ? { parent: scope.parent } : {}), ...(expr ? { filter: expr } : {}), ...(datetime ? { datetime } : {}) }),
+      );
+      return (z) => found.has(z);
+    }
+    // Raster values have no time of their own here: without a filter every zone is kept.
+    if (!expr) return () => true;
+    // Zone values are tested here, by the domain's evaluator: refuse what it cannot do before any read.
+    try {
+      assertEvaluable(expr);
+    } catch (err) {
+      if (err instanceof UnsupportedFilterError) throw new BadRequestError('Invalid filter', err.message);
+      throw err;
+    }
+    const known = Object.keys(await source.fields(c));
+    const referenced = filterProperties(expr);
+    const unknown = referenced.filter((p) => p !== 'geometry' && !known.includes(p));
+    if (unknown.length > 0) {
+      throw new BadRequestError('Invalid filter', `unknown property ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')}; a zone query on ${c.id} may name its fields (${known.join(', ')}) and geometry.`);
+    }
+    const fields = known.filter((f) => referenced.includes(f));
+    const values = new Map<string, Record<string, number | null>>();
+    if (fields.length > 0) {
+      const under = 'parent' in scope ? [{ zoneId: scope.parent.zoneId, depth: scope.parent.depth }] : this.rasterParents(grid, level, scope.boxes);
+      const requests = under.map((u) => this.request(grid, { zoneId: u.zoneId, zoneDepth: String(u.depth), ...(q.datetime ? { datetime: q.datetime } : {}) }, fields));
+      const total = requests.reduce((n, r) => n + zoneDataCost(grid, r.zoneId, r.depths, fields.length).values, 0);
+      if (total > this.limits.maxZoneDataValues) {
+        throw new ValidationError('Too many values', `A filtered zone query on ${c.id} computes each zone's values: ${total} here; the limit is ${this.limits.maxZoneDataValues} (limits.maxZoneDataValues). Use a smaller bbox, a coarser zone-level or parent-zone.`);
+      }
+      for (const r of requests) {
+        const data = await this.read(source, c, r, '');
+        for (const d of data.depths) {
+          d.zones.forEach((z, i) => {
+            if (!values.has(z)) values.set(z, Object.fromEntries(fields.map((f) => [f, d.values[f]?.[i] ?? null])));
+          });
+        }
+      }
+    }
+    const geometry = new Set(['geometry']);
+    const usesGeometry = referenced.includes('geometry');
+    const none = Object.fromEntries(fields.map((f) => [f, null]));
+    return (z) => matchesFilter(expr, { properties: values.get(z) ?? none, geometry: usesGeometry ? outlineToGeoJson(grid.zoneOutline(z, false)) : null }, geometry);
+  }
+
+  /**
+   * Ancestors whose sub-zones at `level` cover the boxes (grown by one ancestor, since sub-zones
+   * reach past their parent), so one raster computation per ancestor gives every zone's values.
+   * The ancestor level balances the zones computed in vain (coarse ancestors) against the
+   * number of raster reads (fine ancestors).
+   */
+  private rasterParents(grid: Dggrs, level: number, boxes: BBox[]): { zoneId: string; depth: number }[] {
+    let best: { depth: number; grown: BBox[]; cost: number } | undefined;
+    for (let depth = 0; depth <= Math.min(grid.maxRelativeDepth, level); depth++) {
+      const grown = boxes.map((b) => widenBox(b, depth === 0 ? 0 : zoneSpanDegrees(grid, level - depth)));
+      const parents = grown.reduce((n, b) => n + grid.estimateZonesInBBox(level - depth, b), 0);
+      const perParent = grid.levelInfo(level).zoneCount / grid.levelInfo(level - depth).zoneCount;
+      const cost = parents * (perParent + READ_COST);
+      if (!best || cost < best.cost) best = { depth, grown, cost };
+    }
+    const { depth, grown } = best!;
+    return [...new Set(grown.flatMap((b) => grid.zonesInBBox(level - depth, b)))].map((zoneId) => ({ zoneId, depth }));
+  }
+
+  /** A parsed filter, checked against the source's queryables before any row is read. */
+  private async filter(c: Collection, source: ZoneDataSource, expr: Expr, label: string): Promise<Expr> {
+    if (!source.filterQueryables) throw this.noFilter(c, label);
+    const valid = await source.filterQueryables(c);
+    const unknown = filterProperties(expr).filter((p) => !valid.includes(p));
+    if (unknown.length > 0) {
+      throw new BadRequestError('Invalid filter', `${label}unknown property ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')}; valid properties: ${valid.join(', ') || '(none)'}. See /collections/${c.id}/queryables.`);
+    }
+    return expr;
+  }
+
+  private noFilter(c: Collection, label: string): BadRequestError {
+    return new BadRequestError('Filter not supported', `${label}CQL2 filters restrict the rows of row-based collections (parquet-lake, ogc-features); "${c.id}" is backed by ${c.backing.kind}, which has no rows to filter. Drop the filter for this collection.`);
+  }
+
+  /** Reads one source, turning the lake's own errors into API errors that name the selection. */
+  private read(source: ZoneDataSource, c: Collection, request: ZoneDataRequest, label: string): Promise<ZoneData> {
+    return this.guard(label, () => source.zoneData(c, request));
+  }
+
+  private async guard<T>(label: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof LakeNotFoundError) throw new NotFoundError('Collection has no lake data', `${label}no parquet files were found under the collection's lake prefix.`);
+      if (e instanceof LakeQueryError) throw new BadRequestError(e.message, `${label}${e.hint}`);
+      if (label && e instanceof AppError) throw new AppError(e.status, e.message, `${label}${e.hint ?? ''}`);
+      throw e;
+    }
+  }
+
+  /**
+   * The cost bound, checked before any source is read: sub-zones over all depths, values
+   * (sub-zones x output columns), and outline vertices for the geometry encodings.
+   */
+  private bound(grid: Dggrs, request: ZoneDataRequest, columns: number, outline: { refined: boolean } | undefined): void {
+    const cost = zoneDataCost(grid, request.zoneId, request.depths, Math.max(1, columns), outline);
+    const asked = `zone-depth ${request.depths.join(',')} of ${request.zoneId}`;
+    if (cost.subZones > this.limits.maxSubZones) {
+      throw new ValidationError('Too many sub-zones', `${asked} resolves ${cost.subZones} sub-zones; the limit is ${this.limits.maxSubZones} (limits.maxSubZones). Ask a shallower depth or a finer zone.`);
+    }
+    if (cost.values > this.limits.maxZoneDataValues) {
+      throw new ValidationError(
+        'Too many values',
+        `${asked} with ${columns} output column${columns === 1 ? '' : 's'} gives ${cost.values} values (sub-zones x columns); the limit is ${this.limits.maxZoneDataValues} (limits.maxZoneDataValues). Ask fewer fields or statistics, fewer depths, or a finer zone.`,
+      );
+    }
+    if (outline && cost.vertices > this.limits.maxGeometryVertices) {
+      throw new ValidationError(
+        'Too much geometry',
+        `${asked} would write ${cost.vertices} outline vertices${outline.refined ? ' with refined-geometry=true' : ''}; the limit is ${this.limits.maxGeometryVertices} (limits.maxGeometryVertices). Use refined-geometry=false, fewer depths, or a format without geometry (f=json, f=parquet).`,
+      );
+    }
   }
 
   async adHocZoneData(cogUrl: string | undefined, q: ZoneDataQuery): Promise<ZoneData> {
@@ -91,6 +326,7 @@ export class ZoneDataService {
     }
     const grid = this.grid(q.dggrsId);
     const request = this.request(grid, q, []);
+    this.bound(grid, request, (q.options?.bands?.length ?? 1) * statCount(q.options), q.outline);
     if (!this.adHoc) throw new ValidationError('Ad-hoc rasters not available', 'This service reads no client rasters.', 422);
     return this.adHoc.adHocZoneData(cogUrl, request);
   }
@@ -106,7 +342,7 @@ export class ZoneDataService {
     const grid = this.grid(dggrsId);
     const source = this.source(c);
     const names = Object.keys(await source.fields(c));
-    const request = this.request(grid, { dggrsId, zoneId, zoneDepth: '0', ...(datetime ? { datetime } : {}), options: { stats: ['mean', 'max', 'min', 'stdDev'] } }, names);
+    const request = this.request(grid, { zoneId, zoneDepth: '0', ...(datetime ? { datetime } : {}), options: { stats: ['mean', 'max', 'min', 'stdDev'] } }, names);
     const data = await source.zoneData(c, request);
     const at = (name: string) => data.depths[0]?.values[name]?.[0] ?? null;
     const out: Record<string, ValueItem> = {};
@@ -117,18 +353,10 @@ export class ZoneDataService {
     return out;
   }
 
-  private request(grid: Dggrs, q: ZoneDataQuery, fields: string[]): ZoneDataRequest {
+  private request(grid: Dggrs, q: Pick<ZoneDataQuery, 'zoneId' | 'zoneDepth' | 'datetime' | 'options'>, fields: string[]): ZoneDataRequest {
     if (!grid.isValidZone(q.zoneId)) throw new NotFoundError('Zone not found', `"${q.zoneId}" is not a zone of ${grid.id}; zone ids look like ${grid.zoneIdForm}.`);
     const depths = this.depths(grid, q.zoneId, q.zoneDepth);
-    let datetime: TimeInterval | undefined;
-    if (q.datetime !== undefined && q.datetime !== '') {
-      try {
-        datetime = parseDatetime(q.datetime);
-      } catch (err) {
-        if (err instanceof InvalidDatetimeError) throw new ValidationError('Invalid query parameter', err.message);
-        throw err;
-      }
-    }
+    const datetime = parseDatetimeQuery(q.datetime);
     return { grid, zoneId: q.zoneId, depths, fields, ...(datetime ? { datetime } : {}), options: q.options ?? {} };
   }
 
@@ -148,11 +376,33 @@ export class ZoneDataService {
     if (level + deepest > grid.maxRefinementLevel) {
       throw new ValidationError('zone-depth too deep', `Zone ${zoneId} is at level ${level}; ${grid.id} has levels up to ${grid.maxRefinementLevel}, so zone-depth can be at most ${grid.maxRefinementLevel - level}.`);
     }
-    const total = depths.reduce((n, d) => n + grid.subZoneCount(zoneId, d), 0);
-    if (total > this.limits.maxSubZones) {
-      throw new ValidationError('Too many sub-zones', `zone-depth ${depths.join(',')} resolves ${total} sub-zones; the limit is ${this.limits.maxSubZones}. Ask a shallower depth or a finer zone.`);
-    }
     return depths;
+  }
+}
+
+/** `datetime` as given (422 when malformed); empty means none. */
+function parseDatetimeQuery(text: string | undefined): TimeInterval | undefined {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return parseDatetime(text);
+  } catch (err) {
+    if (err instanceof InvalidDatetimeError) throw new ValidationError('Invalid query parameter', err.message);
+    throw err;
+  }
+}
+
+/** Output columns per selected field: one per `cog-stat` statistic, else one. */
+function statCount(options: ZoneDataOptions | undefined): number {
+  return Math.max(1, options?.stats?.length ?? 0);
+}
+
+/** A body filter: CQL2-Text as a string, CQL2-JSON as an object; syntax errors name the selection and the position. */
+function parseSpec(spec: string | Record<string, unknown>, label: string): Expr {
+  try {
+    return typeof spec === 'string' ? parseFilter(spec, 'cql2-text') : parseCql2Json(spec);
+  } catch (e) {
+    if (e instanceof Cql2SyntaxError) throw new BadRequestError('Invalid filter', `${label}${e.message}`);
+    throw e;
   }
 }
 

@@ -3,14 +3,22 @@ import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { Collection } from '../../domain/collection.js';
 import type { CollectionsService } from './collections-service.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { runStepped } from '../run-stepped.js';
+import type { ZoneQueryScope } from './zone-data-service.js';
 
 /**
  * Zones over grids: resolves a grid (and optionally a collection), lists zones of a box or of a
  * parent zone a page at a time, and describes single zones. Routes stay thin on top of it.
  */
 
-/** Zone lists estimated above this many zones (over all pages) are refused before being materialised. */
+/** Zone lists of more zones than this (over all pages) are refused, counted before any is listed. */
 export const MAX_ZONES_PER_QUERY = 1_000_000;
+/**
+ * Bbox lists whose edges cross more zones than this are refused before counting: counting and paging
+ * cost about the zones along the edges (a square box under MAX_ZONES_PER_QUERY has at most about 4,000).
+ */
+export const MAX_EDGE_ZONES = 100_000;
 
 export interface ZoneListQuery {
   bbox?: BBox;
@@ -19,6 +27,11 @@ export interface ZoneListQuery {
   compactZones?: boolean;
   limit?: number;
   offset?: number;
+  /**
+   * A CQL2 zone query (zone-query-cql2-filter): builds, for the list's level and area once both are
+   * checked, the test a zone must pass to be listed (zones where matching data exists).
+   */
+  keep?: (level: number, scope: ZoneQueryScope) => Promise<(zoneId: string) => boolean>;
 }
 
 export interface ZoneListPage {
@@ -76,13 +89,19 @@ export class ZonesService {
     return grid.describeZone(this.zone(grid, zoneId));
   }
 
-  listZones(grid: Dggrs, q: ZoneListQuery, collection?: Collection): ZoneListPage {
+  /**
+   * One page of a zone list. The list's size is known before any zone is listed (a closed form for
+   * parent zones, the grid's count for boxes), refused over MAX_ZONES_PER_QUERY, and only the page's
+   * zones are produced; the grid's work runs in slices that leave the event loop free.
+   */
+  async listZones(grid: Dggrs, q: ZoneListQuery, collection?: Collection): Promise<ZoneListPage> {
     if (q.compactZones) {
       throw new BadRequestError('compact-zones is not supported', 'Compaction is not implemented: omit compact-zones or set compact-zones=false.');
     }
     const limit = Math.min(q.limit ?? this.maxZonesPerPage, this.maxZonesPerPage);
     const offset = q.offset ?? 0;
-    let all: string[];
+    let zones: string[];
+    let total: number;
     let level: number;
     let boxes: BBox[] = [];
 
@@ -97,8 +116,10 @@ export class ZonesService {
       if (level > grid.maxRefinementLevel) {
         throw new ValidationError('Invalid query parameter', `parent-zone is at level ${parentLevel}; with zone-level ${depth} that is level ${level}, beyond ${grid.id}'s maximum ${grid.maxRefinementLevel}.`);
       }
-      this.guard(grid.subZoneCount(parent, depth), 'parent-zone and zone-level');
-      all = grid.subZones(parent, depth);
+      total = grid.subZoneCount(parent, depth);
+      this.guard(total, 'parent-zone and zone-level');
+      if (q.keep) ({ zones, total } = await keptPage(await q.keep(level, { parent: { zoneId: parent, depth } }), async (o, l) => grid.subZones(parent, depth, { offset: o, limit: l }), total, offset, limit));
+      else zones = offset < total ? grid.subZones(parent, depth, { offset, limit }) : [];
     } else {
       level = q.zoneLevel ?? grid.defaultLevel;
       if (level > grid.maxRefinementLevel) {
@@ -106,23 +127,54 @@ export class ZonesService {
       }
       const world: BBox = [-180, -90, 180, 90];
       boxes = collection ? clampToExtent(q.bbox ?? world, collection) : [q.bbox ?? world];
-      const estimate = boxes.reduce((s, b) => s + grid.estimateZonesInBBox(level, b), 0);
-      this.guard(estimate, 'bbox and zone-level');
-      all = boxes.length === 1 ? grid.zonesInBBox(level, boxes[0]!) : [...new Set(boxes.flatMap((b) => grid.zonesInBBox(level, b)))];
+      const selection = grid.selectZonesInBBox(level, boxes);
+      if (selection.edgeZones > MAX_EDGE_ZONES) {
+        const estimate = boxes.reduce((n, b) => n + grid.estimateZonesInBBox(level, b), 0);
+        this.guard(estimate, 'bbox and zone-level', 'about');
+        throw new ValidationError(
+          'Zone list too costly',
+          `The bbox edges cross about ${fmt(selection.edgeZones)} zones of level ${level}; zone lists are counted along their edges, at most ${fmt(MAX_EDGE_ZONES)} edge zones. Use a coarser zone-level or a less elongated bbox.`,
+        );
+      }
+      total = await runStepped(selection.count(MAX_ZONES_PER_QUERY));
+      this.guard(total, 'bbox and zone-level', 'more than');
+      if (q.keep) ({ zones, total } = await keptPage(await q.keep(level, { boxes }), (o, l) => runStepped(selection.page({ offset: o, limit: l })), total, offset, limit));
+      else zones = offset < total ? await runStepped(selection.page({ offset, limit })) : [];
     }
-    const zones = all.slice(offset, offset + limit);
-    const next = offset + limit < all.length ? offset + limit : undefined;
-    return { grid, collection, level, zones, total: all.length, offset, limit, boxes, ...(next !== undefined ? { nextOffset: next } : {}) };
+    const next = offset + limit < total ? offset + limit : undefined;
+    return { grid, collection, level, zones, total, offset, limit, boxes, ...(next !== undefined ? { nextOffset: next } : {}) };
   }
 
-  private guard(estimate: number, what: string): void {
-    if (estimate > MAX_ZONES_PER_QUERY) {
+  /** Refuses a list over MAX_ZONES_PER_QUERY; `how` qualifies `count` when it is not exact. */
+  private guard(count: number, what: string, how = ''): void {
+    if (count > MAX_ZONES_PER_QUERY) {
+      const size = how === 'more than' ? `more than ${fmt(MAX_ZONES_PER_QUERY)}` : `${how ? `${how} ` : ''}${fmt(count)}`;
       throw new ValidationError(
         'Zone list too large',
-        `${what} select about ${Math.round(estimate).toLocaleString('en-US')} zones; a zone list may hold at most ${MAX_ZONES_PER_QUERY.toLocaleString('en-US')} zones (over all pages). Use a smaller bbox, a coarser zone-level or parent-zone.`,
+        `${what} select ${size} zones; a zone list may hold at most ${fmt(MAX_ZONES_PER_QUERY)} zones (over all pages). Use a smaller bbox, a coarser zone-level or parent-zone.`,
       );
     }
   }
+}
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** Zones a filtered list is walked in at a time: memory of one such page, and a turn of the event loop after each. */
+const KEEP_WALK = 1000;
+
+/** The requested page of the zones `keep` passes, and how many pass in all: the whole list is walked a page at a time. */
+async function keptPage(keep: (zoneId: string) => boolean, page: (offset: number, limit: number) => Promise<string[]>, total: number, offset: number, limit: number): Promise<{ zones: string[]; total: number }> {
+  const zones: string[] = [];
+  let kept = 0;
+  for (let o = 0; o < total; o += KEEP_WALK) {
+    for (const z of await page(o, KEEP_WALK)) {
+      if (!keep(z)) continue;
+      if (kept >= offset && zones.length < limit) zones.push(z);
+      kept++;
+    }
+    await nextTurn();
+  }
+  return { zones, total: kept };
 }
 
 /**

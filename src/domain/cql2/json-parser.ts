@@ -29,6 +29,7 @@ import {
   type TemporalOp,
 } from './ast.js';
 import { Cql2SyntaxError } from './errors.js';
+import { checkLength, checkTree, CQL2_LIMITS, depthError } from './limits.js';
 import { normalizeDate, normalizeTimestamp } from './temporal-literals.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -70,7 +71,9 @@ function checked(e: Expr, ok: (e: Expr) => boolean, what: string, path: string):
   return e;
 }
 
-function expr(v: Json, path: string): Expr {
+/** `depth` counts the expression levels above `v`; past the bound the walk stops before recursing further. */
+function expr(v: Json, path: string, depth: number): Expr {
+  if (depth > CQL2_LIMITS.maxDepth) throw depthError(path);
   if (v === null) return fail('null is not a CQL2 value', path);
   if (typeof v === 'boolean') return { kind: 'boolean', value: v };
   if (typeof v === 'number') {
@@ -78,8 +81,11 @@ function expr(v: Json, path: string): Expr {
     return num(v);
   }
   if (typeof v === 'string') return { kind: 'string', value: v };
-  if (Array.isArray(v)) return { kind: 'array', items: v.map((item, i) => arrayElement(item, `${path}/${i}`)) };
-  if ('op' in v) return operation(v, path);
+  if (Array.isArray(v)) {
+    if (v.length > CQL2_LIMITS.maxListItems) fail(`an array holds more than ${CQL2_LIMITS.maxListItems} values (the bound)`, path);
+    return { kind: 'array', items: v.map((item, i) => expr(item, `${path}/${i}`, depth + 1)) };
+  }
+  if ('op' in v) return operation(v, path, depth);
   if ('property' in v) {
     if (typeof v.property !== 'string' || v.property.length === 0) fail('expected a non-empty property name', `${path}/property`);
     return { kind: 'property', name: v.property };
@@ -94,7 +100,7 @@ function expr(v: Json, path: string): Expr {
     if (value === undefined) fail('expected a timestamp YYYY-MM-DDTHH:MM:SS[.f]Z', `${path}/timestamp`);
     return { kind: 'timestamp', value };
   }
-  if ('interval' in v) return interval(v.interval!, `${path}/interval`);
+  if ('interval' in v) return interval(v.interval!, `${path}/interval`, depth);
   if ('type' in v) return { kind: 'geometry', geometry: geometry(v, path, true) };
   if ('bbox' in v) {
     const b = v.bbox!;
@@ -104,11 +110,7 @@ function expr(v: Json, path: string): Expr {
   return fail('expected an operation ("op"), "property", "date", "timestamp", "interval", "bbox" or a geometry', path);
 }
 
-function arrayElement(v: Json, path: string): Expr {
-  return expr(v, path);
-}
-
-function operation(v: { [k: string]: Json }, path: string): Expr {
+function operation(v: { [k: string]: Json }, path: string, depth: number): Expr {
   const op = v.op!;
   if (typeof op !== 'string' || op.length === 0) fail('expected "op" to be a non-empty string', `${path}/op`);
   if (!Array.isArray(v.args)) fail(`expected "args" to be an array for "${op}"`, `${path}/args`);
@@ -120,7 +122,7 @@ function operation(v: { [k: string]: Json }, path: string): Expr {
       fail(`"${op}" takes ${n} argument${min === 1 && max === 1 ? '' : 's'}, not ${raw.length}`, `${path}/args`);
     }
   };
-  const arg = (i: number, ok: (e: Expr) => boolean, what: string): Expr => checked(expr(raw[i]!, argPath(i)), ok, what, argPath(i));
+  const arg = (i: number, ok: (e: Expr) => boolean, what: string): Expr => checked(expr(raw[i]!, argPath(i), depth + 1), ok, what, argPath(i));
 
   const known = KNOWN_BY_LOWER.get(op.toLowerCase());
   if (known !== undefined && known !== op) fail(`unknown operator "${op}" (did you mean "${known}"?)`, `${path}/op`);
@@ -156,10 +158,11 @@ function operation(v: { [k: string]: Json }, path: string): Expr {
     const list = raw[1]!;
     if (!Array.isArray(list)) fail(`expected an array of values, not ${typeName(list)}`, argPath(1));
     if (list.length === 0) fail('expected at least one value in the list', argPath(1));
+    if (list.length > CQL2_LIMITS.maxListItems) fail(`the list holds more than ${CQL2_LIMITS.maxListItems} values (the bound); split the filter or narrow it otherwise`, argPath(1));
     return {
       kind: 'in',
       value,
-      list: list.map((item, i) => checked(expr(item, `${argPath(1)}/${i}`), isScalarExpression, 'a scalar expression', `${argPath(1)}/${i}`)),
+      list: list.map((item, i) => checked(expr(item, `${argPath(1)}/${i}`, depth + 1), isScalarExpression, 'a scalar expression', `${argPath(1)}/${i}`)),
     };
   }
   if (op === 'isNull') {
@@ -191,10 +194,10 @@ function operation(v: { [k: string]: Json }, path: string): Expr {
     const what = 'an array, property or function';
     return { kind: 'arrayPredicate', op: op as ArrayOp, left: arg(0, isArrayOperand, what), right: arg(1, isArrayOperand, what) };
   }
-  return { kind: 'function', name: op, args: raw.map((a, i) => expr(a, argPath(i))) };
+  return { kind: 'function', name: op, args: raw.map((a, i) => expr(a, argPath(i), depth + 1)) };
 }
 
-function interval(v: Json, path: string): Expr {
+function interval(v: Json, path: string, depth: number): Expr {
   if (!Array.isArray(v) || v.length !== 2) fail('expected an interval of two bounds', path);
   const bound = (b: Json, p: string): IntervalBound => {
     if (typeof b === 'string') {
@@ -205,7 +208,7 @@ function interval(v: Json, path: string): Expr {
       if (d !== undefined) return { kind: 'date', value: d };
       return fail(`invalid interval bound "${b}" (expected a date, a timestamp or "..")`, p);
     }
-    const e = expr(b, p);
+    const e = expr(b, p, depth + 1);
     if (e.kind !== 'property' && e.kind !== 'function') fail('expected a date, a timestamp, "..", a property or a function', p);
     return e;
   };
@@ -278,11 +281,12 @@ function geometry(v: Json, path: string, allowCollection: boolean): Geometry {
 /**
  * Parses CQL2-JSON, given as JSON text or as an already parsed value. Throws
  * `Cql2SyntaxError` whose `position` is a path such as `/args/0` (or, for malformed JSON
- * text, the character offset JSON.parse reports).
+ * text, the character offset JSON.parse reports), also when it passes a bound of `CQL2_LIMITS`.
  */
 export function parseCql2Json(input: string | unknown): Expr {
   let value: Json;
   if (typeof input === 'string') {
+    checkLength(input);
     try {
       value = JSON.parse(input) as Json;
     } catch (e) {
@@ -294,7 +298,8 @@ export function parseCql2Json(input: string | unknown): Expr {
   } else {
     value = input as Json;
   }
-  const e = expr(value, '');
+  const e = expr(value, '', 1);
   if (!isBooleanValued(e)) fail('expected a predicate (the filter is not a boolean expression)', '');
+  checkTree(e, '');
   return e;
 }

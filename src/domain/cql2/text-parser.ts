@@ -30,6 +30,7 @@ import {
   type TemporalOp,
 } from './ast.js';
 import { Cql2SyntaxError } from './errors.js';
+import { checkLength, checkTree, CQL2_LIMITS, depthError } from './limits.js';
 import { normalizeDate, normalizeTimestamp } from './temporal-literals.js';
 import { tokenize, type Token } from './text-lexer.js';
 
@@ -92,6 +93,8 @@ class TextParser {
   private i = 0;
   /** Start offsets of nodes, kept off the tree so equal filters stay deep-equal. */
   private readonly starts = new WeakMap<object, number>();
+  /** Current nesting of the recursive productions, bounded so the stack never runs out. */
+  private depth = 0;
 
   constructor(src: string) {
     this.tokens = tokenize(src);
@@ -139,6 +142,15 @@ class TextParser {
   private posOf(e: Expr): number {
     return this.starts.get(e) ?? 0;
   }
+  /** Runs a recursive production one level deeper, refusing to go past the bound. */
+  private nested<T>(read: () => T): T {
+    if (++this.depth > CQL2_LIMITS.maxDepth) throw depthError(this.peek().pos);
+    try {
+      return read();
+    } finally {
+      this.depth--;
+    }
+  }
   private check(e: Expr, ok: (e: Expr) => boolean, what: string): Expr {
     if (!ok(e)) this.fail(`expected ${what}`, this.posOf(e));
     return e;
@@ -173,7 +185,7 @@ class TextParser {
   private booleanFactor(): Expr {
     if (this.isWord('not')) {
       const pos = this.next().pos;
-      const arg = this.check(this.booleanFactor(), isBooleanValued, 'a predicate after NOT');
+      const arg = this.check(this.nested(() => this.booleanFactor()), isBooleanValued, 'a predicate after NOT');
       return this.at({ kind: 'not', arg }, pos);
     }
     return this.predicate();
@@ -262,7 +274,7 @@ class TextParser {
     const base = this.unary();
     if (!this.isPunct('^')) return base;
     this.next();
-    return this.binary('^', base, this.power());
+    return this.binary('^', base, this.nested(() => this.power()));
   }
 
   private unary(): Expr {
@@ -272,7 +284,7 @@ class TextParser {
         const n = this.number();
         return this.at(num(sign.value === '-' ? -n.value : n.value), sign.pos);
       }
-      const operand = this.unary();
+      const operand = this.nested(() => this.unary());
       if (sign.value === '+') return operand;
       return this.binary('*', this.at(num(-1), sign.pos), operand);
     }
@@ -294,7 +306,12 @@ class TextParser {
 
   // ---- primaries ----
 
+  /** Every nesting of groups, calls, operators and literals passes through here. */
   private primary(): Expr {
+    return this.nested(() => this.primaryAt());
+  }
+
+  private primaryAt(): Expr {
     const t = this.peek();
     switch (t.type) {
       case 'number':
@@ -346,6 +363,10 @@ class TextParser {
 
   /** An array in a position where `(x)` cannot mean a group (operands of A_* predicates). */
   private arrayLiteral(): Expr {
+    return this.nested(() => this.arrayLiteralAt());
+  }
+
+  private arrayLiteralAt(): Expr {
     const open = this.expectPunct('(');
     const items: Expr[] = [];
     if (!this.isPunct(')')) {
@@ -564,12 +585,14 @@ class TextParser {
 
 /**
  * Parses a CQL2-Text filter. Throws `Cql2SyntaxError` (with a character offset) when the
- * text is not a valid filter. The result is a boolean-valued expression.
+ * text is not a valid filter or passes a bound of `CQL2_LIMITS`. The result is a boolean-valued expression.
  */
 export function parseCql2Text(src: string): Expr {
+  checkLength(src);
   const parser = new TextParser(src);
   const e = parser.parse();
   if (!isBooleanValued(e)) throw new Cql2SyntaxError('expected a predicate (the filter is not a boolean expression)', firstNonSpace(src));
+  checkTree(e, firstNonSpace(src));
   return e;
 }
 

@@ -62,10 +62,11 @@ describe('CQL2 -> DuckDB SQL', () => {
   async function matching(filter: string | Expr, table = 't', columns: Cql2Columns = COLUMNS): Promise<number[]> {
     const ast = typeof filter === 'string' ? parseCql2Text(filter) : filter;
     const f = toDuckDbSql(ast, columns);
-    const extra = f.residual?.columns.map((c) => `, ${c.sql} AS ${c.alias}`).join('') ?? '';
+    const extra = f.residual ? `, ${f.residual.undecided} AS __undecided${f.residual.columns.map((c) => `, ${c.sql} AS ${c.alias}`).join('')}` : '';
     const reader = await conn.runAndReadAll(`SELECT id${extra} FROM ${table} WHERE ${f.sql} ORDER BY id`, f.params);
     const rows = reader.getRowObjects() as Record<string, unknown>[];
-    return (f.residual ? rows.filter(f.residual.test) : rows).map((r) => Number(r.id));
+    // As the lake does: SQL's answer stands where it decided, the residual runs on the rest.
+    return (f.residual ? rows.filter((r) => r.__undecided === false || f.residual!.test(r)) : rows).map((r) => Number(r.id));
   }
 
   const cases: [string, number[]][] = [

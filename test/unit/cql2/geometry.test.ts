@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { bboxToGeometry, envelope, type Geometry } from '../../../src/domain/geometry/geojson.js';
-import { spatialRelation, type SpatialRelation } from '../../../src/domain/geometry/relate.js';
+import { exhaustiveRelation, spatialRelation, type SpatialRelation } from '../../../src/domain/geometry/relate.js';
+import { mulberry32 } from '../../../scripts/lib/prng.js';
 import { decodeWkb, WkbError } from '../../../src/domain/geometry/wkb.js';
 import { toWkt } from '../../../src/domain/geometry/wkt.js';
 import { parseCql2Text } from '../../../src/domain/cql2/index.js';
@@ -127,4 +128,43 @@ describe('geometry: spatial relations', () => {
       expect(spatialRelation(rel, g(a), g(b))).to.equal(expected);
     });
   }
+});
+
+describe('geometry: a single point clear of the other geometry takes the short way, with the same answers', () => {
+  const others = [
+    'POLYGON((0 0, 4 0, 4 4, 0 4, 0 0), (1 1, 3 1, 3 3, 1 3, 1 1))',
+    'POLYGON((0 0, 4 0, 2 3, 0 0))',
+    'MULTIPOLYGON(((0 0, 1 0, 1 1, 0 0)), ((2 2, 4 2, 4 4, 2 4, 2 2)))',
+    'LINESTRING(0 0, 2 2, 4 0)',
+    'MULTIPOINT((1 1), (3 3))',
+    'GEOMETRYCOLLECTION(POINT(0 4), LINESTRING(0 0, 4 0), POLYGON((1 1, 3 1, 3 3, 1 1)))',
+    'POLYGON((1000000 1000000, 1000004 1000000, 1000002 1000003, 1000000 1000000))',
+  ];
+  const relations: SpatialRelation[] = ['intersects', 'disjoint', 'equals', 'within', 'contains', 'touches', 'overlaps', 'crosses'];
+
+  it('matches the exhaustive method for points inside, outside, on and just off the edges and vertices', () => {
+    const random = mulberry32(11);
+    let compared = 0;
+    for (const wkt of others) {
+      const other = g(wkt);
+      const [x0, y0, x1, y1] = envelope(other)!;
+      const scale = Math.max(1, Math.abs(x0), Math.abs(y0), Math.abs(x1), Math.abs(y1));
+      const near = [0, 1e-10, 1e-9, 2e-9, 3e-9, 1e-8, 1e-6].flatMap((d) => [d * scale, -d * scale]);
+      const points: [number, number][] = [];
+      for (let i = 0; i < 150; i++) points.push([x0 + (x1 - x0) * (random() * 1.4 - 0.2), y0 + (y1 - y0) * (random() * 1.4 - 0.2)]);
+      for (const [vx, vy] of [[x0, y0], [x1, y1], [(x0 + x1) / 2, y0], [x0, (y0 + y1) / 2], [1, 1], [2, 2], [1e6 + 2, 1e6 + 3]] as [number, number][]) {
+        for (const d of near) points.push([vx + d, vy], [vx, vy + d], [vx + d, vy + d]);
+      }
+      points.push([NaN, NaN], [Infinity, 1]);
+      for (const [x, y] of points) {
+        const p: Geometry = { type: 'Point', coordinates: [x, y] };
+        for (const rel of relations) {
+          expect(spatialRelation(rel, p, other), `${rel}(POINT(${x} ${y}), ${wkt})`).to.equal(exhaustiveRelation(rel, p, other));
+          expect(spatialRelation(rel, other, p), `${rel}(${wkt}, POINT(${x} ${y}))`).to.equal(exhaustiveRelation(rel, other, p));
+          compared++;
+        }
+      }
+    }
+    expect(compared).to.be.greaterThan(10_000);
+  });
 });

@@ -1,0 +1,95 @@
+import { expect } from 'chai';
+import { Cql2SyntaxError, parseCql2Json, parseCql2Text } from '../../../src/domain/cql2/index.js';
+import { CQL2_LIMITS } from '../../../src/domain/cql2/limits.js';
+
+const D = CQL2_LIMITS.maxDepth;
+
+function refusal(parse: () => unknown): Cql2SyntaxError {
+  try {
+    parse();
+  } catch (e) {
+    expect(e, String(e)).to.be.instanceOf(Cql2SyntaxError);
+    return e as Cql2SyntaxError;
+  }
+  throw new Error('expected a Cql2SyntaxError');
+}
+
+const list = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+describe('CQL2 bounds (both parsers)', () => {
+  describe('nesting depth, refused without exhausting the stack', () => {
+    const text: [string, (n: number) => string][] = [
+      ['groups', (n) => `${'('.repeat(n)}a > 1${')'.repeat(n)}`],
+      ['NOT chains', (n) => `${'NOT '.repeat(n)}a > 1`],
+      ['unary minus chains', (n) => `a > ${'- '.repeat(n)}b`],
+      ['power chains', (n) => `a${'^1'.repeat(n)} > 0`],
+      ['left-associative sums', (n) => `a${' + 1'.repeat(n)} > 0`],
+      ['CASEI chains', (n) => `${'CASEI('.repeat(n)}a${')'.repeat(n)} = 'x'`],
+      ['function calls', (n) => `${'f('.repeat(n)}a${')'.repeat(n)}`],
+      ['array literals', (n) => `A_CONTAINS(x, ${'('.repeat(n)}1${')'.repeat(n)})`],
+    ];
+    for (const [name, make] of text) {
+      it(`CQL2-Text ${name}: 1000 and 10,000 deep are syntax errors naming the bound`, () => {
+        for (const n of [1000, 10_000]) {
+          const src = make(n);
+          // Past the length bound the text is refused before the parser runs.
+          const bound = src.length > CQL2_LIMITS.maxLength ? `at most ${CQL2_LIMITS.maxLength} are allowed` : `deeper than ${D} levels`;
+          expect(refusal(() => parseCql2Text(src)).message).to.contain(bound);
+        }
+      });
+    }
+
+    it('CQL2-Text within the bound still parses', () => {
+      expect(parseCql2Text(`${'('.repeat(D - 4)}a > 1${')'.repeat(D - 4)}`).kind).to.equal('comparison');
+      expect(parseCql2Text(`${'NOT '.repeat(D - 4)}a > 1`).kind).to.equal('not');
+    });
+
+    it('CQL2-JSON 1000 and 100,000 deep (text and parsed value) are refused naming the bound', () => {
+      for (const n of [1000, 100_000]) {
+        let j: unknown = { op: '>', args: [{ property: 't' }, 1] };
+        for (let i = 0; i < n; i++) j = { op: 'not', args: [j] };
+        expect(refusal(() => parseCql2Json(j)).message).to.contain(`deeper than ${D} levels`);
+        const text = `${'{"op":"not","args":['.repeat(n)}{"op":">","args":[{"property":"t"},1]}${']}'.repeat(n)}`;
+        const bound = text.length > CQL2_LIMITS.maxLength ? `at most ${CQL2_LIMITS.maxLength} are allowed` : `deeper than ${D} levels`;
+        expect(refusal(() => parseCql2Json(text)).message).to.contain(bound);
+        let arr: unknown = 1;
+        for (let i = 0; i < n; i++) arr = [arr];
+        expect(refusal(() => parseCql2Json({ op: 'a_contains', args: [{ property: 'x' }, arr] })).message).to.contain(`deeper than ${D} levels`);
+        let sum: unknown = { property: 'x' };
+        for (let i = 0; i < n; i++) sum = { op: '+', args: [sum, 1] };
+        expect(refusal(() => parseCql2Json({ op: '>', args: [sum, 1] })).message).to.contain(`deeper than ${D} levels`);
+      }
+    });
+
+    it('CQL2-JSON within the bound still parses', () => {
+      let j: unknown = { op: '>', args: [{ property: 't' }, 1] };
+      for (let i = 0; i < D - 2; i++) j = { op: 'not', args: [j] };
+      expect(parseCql2Json(j).kind).to.equal('not');
+    });
+  });
+
+  it('refuses text longer than the length bound before parsing, in both encodings', () => {
+    const long = `${'a = 1 OR '.repeat(CQL2_LIMITS.maxLength / 8)}a = 1`;
+    expect(refusal(() => parseCql2Text(long)).message).to.contain(`at most ${CQL2_LIMITS.maxLength}`);
+    const json = JSON.stringify({ op: 'in', args: [{ property: 'x' }, list(20_000).map((i) => `value-${i}`)] });
+    expect(refusal(() => parseCql2Json(json)).message).to.contain(`at most ${CQL2_LIMITS.maxLength}`);
+  });
+
+  it('refuses IN lists and arrays longer than the list bound, and accepts one at the bound', () => {
+    const n = CQL2_LIMITS.maxListItems;
+    expect(refusal(() => parseCql2Text(`a IN (${list(n + 1).join(',')})`)).message).to.contain(`more than ${n} values`);
+    expect(parseCql2Text(`a IN (${list(n).join(',')})`).kind).to.equal('in');
+    expect(refusal(() => parseCql2Json({ op: 'in', args: [{ property: 'a' }, list(100_000)] })).message).to.contain(`more than ${n} values`);
+    expect(refusal(() => parseCql2Json({ op: 'a_contains', args: [{ property: 'a' }, list(n + 1)] })).message).to.contain(`more than ${n} values`);
+    expect(refusal(() => parseCql2Text(`A_CONTAINS(a, (${list(n + 1).join(',')}))`)).message).to.contain(`more than ${n} values`);
+  });
+
+  it('refuses trees with too many terms and geometries with too many positions', () => {
+    const ors = Array.from({ length: CQL2_LIMITS.maxNodes / 3 + 1 }, (_, i) => ({ op: '=', args: [{ property: 'a' }, i] }));
+    expect(refusal(() => parseCql2Json({ op: 'or', args: ors })).message).to.contain(`more than ${CQL2_LIMITS.maxNodes} terms`);
+    const ring = [...list(CQL2_LIMITS.maxVertices).map((i) => [i, 0]), [0, 1], [0, 0]];
+    expect(refusal(() => parseCql2Json({ op: 's_intersects', args: [{ property: 'g' }, { type: 'Polygon', coordinates: [ring] }] })).message).to.contain(
+      `more than ${CQL2_LIMITS.maxVertices} positions`,
+    );
+  });
+});
