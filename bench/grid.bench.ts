@@ -1,10 +1,28 @@
 /**
- * IVEA7H throughput beside h3-js on the same random points: zone from point, zone geometry, sub-zones.
- * Run: sh scripts/node.sh --import tsx -e "import('./bench/grid.bench.ts').then(m=>m.run())"
+ * Every grid the service serves beside h3-js, in the same run and on the same random points: zone from
+ * point (text id and numeric key), zone centroid, zone corners and sub-zones. Each figure is paired with
+ * h3-js at the resolution whose cells are closest in area, measured in alternating rounds (best kept)
+ * to damp noise from other load on the machine.
+ * Run: npm run bench grid
  */
-import { cellToBoundary, cellToChildren, latLngToCell } from 'h3-js';
+import { cellToBoundary, cellToChildren, cellToLatLng, getHexagonAreaAvg, latLngToCell, UNITS } from 'h3-js';
+import type { Dggrs } from '../src/domain/dggrs/dggrs.js';
+import { i3hCentroid, parseI3HId } from '../src/domain/dggrs/i3h-zone.js';
+import { centroidOf, parseZoneId } from '../src/domain/dggrs/i7h-zone.js';
+import { iseaProjection } from '../src/domain/dggrs/isea-projection.js';
+import { createIsea3h } from '../src/domain/dggrs/isea3h.js';
+import { createIsea7h } from '../src/domain/dggrs/isea7h.js';
+import { createIsea7hZ7 } from '../src/domain/dggrs/isea7h-z7.js';
+import { iveaProjection } from '../src/domain/dggrs/ivea-projection.js';
+import { createIvea3h } from '../src/domain/dggrs/ivea3h.js';
 import { createIvea7h } from '../src/domain/dggrs/ivea7h.js';
+import { createIvea7hZ7 } from '../src/domain/dggrs/ivea7h-z7.js';
+import type { SliceAndDiceProjection } from '../src/domain/dggrs/slice-and-dice-projection.js';
+import { z7ToZone } from '../src/domain/dggrs/z7-index.js';
 import { mulberry32 as rng } from '../scripts/lib/prng.js';
+import { cellToLonLat, hexToU64 } from 'a5-js';
+import { A5Dggrs } from '../src/adapters/grids/a5-dggrs.js';
+import { H3Dggrs } from '../src/adapters/grids/h3-dggrs.js';
 
 /** Runs fn repeatedly for at least `ms` and returns operations (as counted by fn) per second. */
 function rate(ms: number, fn: () => number): number {
@@ -19,7 +37,7 @@ function rate(ms: number, fn: () => number): number {
   return (ops * 1000) / (t - t0);
 }
 
-/** Alternates the two measurements a few times and keeps each one's best, to damp noise from other load. */
+/** Alternates the two measurements a few times and keeps each one's best. */
 function bestOf(rounds: number, ms: number, ours: () => number, ref: () => number): [number, number] {
   let a = 0, b = 0;
   for (let i = 0; i < rounds; i++) {
@@ -32,62 +50,98 @@ function bestOf(rounds: number, ms: number, ours: () => number, ref: () => numbe
 const fmt = (v: number): string => (v >= 1e6 ? `${(v / 1e6).toFixed(2)} M/s` : `${(v / 1e3).toFixed(1)} k/s`);
 
 function line(label: string, ours: number, ref: number, refLabel: string): void {
-  console.log(`${label.padEnd(38)} ours ${fmt(ours).padStart(11)}   ${refLabel.padEnd(26)} ${fmt(ref).padStart(11)}   ratio ${(ours / ref).toFixed(2)}x`);
+  console.log(`  ${label.padEnd(40)} ours ${fmt(ours).padStart(11)}   ${refLabel.padEnd(24)} ${fmt(ref).padStart(11)}   ratio ${(ours / ref).toFixed(2)}x`);
+}
+
+interface Subject {
+  grid: Dggrs;
+  /** Zone centroid in 5x6 and the projection, for the centroid figure (the Dggrs interface describes whole zones). */
+  centroid: (id: string) => [number, number];
+  /** Relative depth giving a few hundred sub-zones. */
+  depth: number;
+  /** Levels refining by 7 or by 3 per step. */
+  aperture: number;
+}
+
+function centroidVia(proj: SliceAndDiceProjection, c: (id: string) => { x: number; y: number }, odd: (id: string) => boolean): (id: string) => [number, number] {
+  const g = { lat: 0, lon: 0 };
+  return (id) => {
+    const p = c(id);
+    proj.inverse(p.x, p.y, odd(id), g);
+    return [g.lon, g.lat];
+  };
+}
+
+function subjects(): Subject[] {
+  const i7h = (grid: Dggrs, proj: SliceAndDiceProjection): Subject => ({
+    grid, depth: 3, aperture: 7,
+    centroid: centroidVia(proj, (id) => centroidOf(parseZoneId(id)!), (id) => parseZoneId(id)!.sh > 0),
+  });
+  const z7 = (grid: Dggrs, proj: SliceAndDiceProjection): Subject => ({
+    grid, depth: 3, aperture: 7,
+    centroid: centroidVia(proj, (id) => centroidOf(z7ToZone(id)!), (id) => z7ToZone(id)!.sh > 0),
+  });
+  const i3h = (grid: Dggrs, proj: SliceAndDiceProjection): Subject => ({
+    grid, depth: 6, aperture: 3,
+    centroid: centroidVia(proj, (id) => i3hCentroid(parseI3HId(id)!), (id) => parseI3HId(id)!.sh > 0),
+  });
+  return [
+    i7h(createIvea7h(), iveaProjection), i7h(createIsea7h(), iseaProjection),
+    z7(createIvea7hZ7(), iveaProjection), z7(createIsea7hZ7(), iseaProjection),
+    i3h(createIvea3h(), iveaProjection), i3h(createIsea3h(), iseaProjection),
+    // Through their libraries: H3's geometric sub-zones beside h3's own descendants, A5 (a5-js) beside h3-js.
+    { grid: new H3Dggrs(), depth: 3, aperture: 7, centroid: (id) => { const [lat, lon] = cellToLatLng(id); return [lon, lat]; } },
+    { grid: new A5Dggrs(), depth: 4, aperture: 4, centroid: (id) => cellToLonLat(hexToU64(id)) as unknown as [number, number] },
+  ];
+}
+
+/** The grid level whose zones are closest in area to H3 cells of `res`. */
+function levelLike(s: Subject, res: number): number {
+  const target = getHexagonAreaAvg(res, UNITS.m2);
+  let best = 0;
+  for (let l = 0; l <= s.grid.maxRefinementLevel; l++) {
+    if (Math.abs(Math.log(s.grid.levelInfo(l).zoneAreaMetersSquare / target)) < Math.abs(Math.log(s.grid.levelInfo(best).zoneAreaMetersSquare / target))) best = l;
+  }
+  return best;
 }
 
 export async function run(): Promise<void> {
-  const grid = createIvea7h();
   const rand = rng(42);
-  const n = 100000;
+  const n = 20000;
   const lons = new Float64Array(n), lats = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     lons[i] = rand() * 360 - 180;
     lats[i] = (Math.asin(2 * rand() - 1) * 180) / Math.PI;
   }
-  // H3 resolution with the closest mean cell area to an IVEA7H level (7H level L ~ H3 res L - 1).
-  const h3Res = (level: number): number => {
-    const area7h = 510065621724088.7 / (10 * 7 ** level);
-    let best = 0;
-    for (let r = 0; r <= 15; r++) {
-      const a = 4.357449416078383e12 / 7 ** r;
-      if (Math.abs(Math.log(a / area7h)) < Math.abs(Math.log(4.357449416078383e12 / 7 ** best / area7h))) best = r;
+  const ms = 300, rounds = 2;
+  let sink = 0;
+  console.log(`Every grid beside h3-js, ${n} random points (uniform on the sphere), Node ${process.version}`);
+  for (const s of subjects()) {
+    const { grid } = s;
+    console.log(`\n${grid.id}`);
+    for (const res of [4, 9]) {
+      const level = levelLike(s, res);
+      const [text, ref] = bestOf(rounds, ms, () => { for (let i = 0; i < n; i++) sink += grid.zoneFromPoint(lons[i]!, lats[i]!, level).length; return n; },
+        () => { for (let i = 0; i < n; i++) sink += latLngToCell(lats[i]!, lons[i]!, res).length; return n; });
+      line(`point -> zone, level ${level}, text id`, text, ref, `latLngToCell res ${res}`);
+      if (!grid.zoneKeyFromPoint) continue;
+      const [numeric, ref2] = bestOf(rounds, ms, () => { for (let i = 0; i < n; i++) sink += grid.zoneKeyFromPoint!(lons[i]!, lats[i]!, level); return n; },
+        () => { for (let i = 0; i < n; i++) sink += latLngToCell(lats[i]!, lons[i]!, res).length; return n; });
+      line(`point -> zone, level ${level}, numeric key`, numeric, ref2, `latLngToCell res ${res}`);
     }
-    return best;
-  };
-  const ms = 600;
-  console.log(`IVEA7H vs h3-js, ${n} random points (uniform on the sphere), Node ${process.version}`);
-
-  console.log('\nZone from point (points/s)');
-  for (const level of [5, 9, 13]) {
-    const r = h3Res(level);
-    let sink = 0;
-    const [ours, ref] = bestOf(3, ms, () => { for (let i = 0; i < n; i++) sink += grid.zoneFromPoint(lons[i]!, lats[i]!, level).length; return n; },
-      () => { for (let i = 0; i < n; i++) sink += latLngToCell(lats[i]!, lons[i]!, r).length; return n; });
-    const [numeric] = bestOf(3, ms, () => { for (let i = 0; i < n; i++) sink += grid.zoneKeyFromPoint(lons[i]!, lats[i]!, level); return n; }, () => 1);
-    line(`level ${level} (h3 res ${r}) text id`, ours, ref, `latLngToCell res ${r}`);
-    line(`level ${level} numeric key (zoneKeyFromPoint)`, numeric, ref, `latLngToCell res ${r}`);
-    if (sink < 0) console.log(sink);
-  }
-
-  console.log('\nZone geometry (zones/s), plain corners');
-  {
-    const level = 9, r = h3Res(level), m = 20000;
+    const res = 8, level = levelLike(s, res), m = 5000;
     const ids = Array.from({ length: m }, (_, i) => grid.zoneFromPoint(lons[i]!, lats[i]!, level));
-    const cells = Array.from({ length: m }, (_, i) => latLngToCell(lats[i]!, lons[i]!, r));
-    let sink = 0;
-    const [ours, ref] = bestOf(3, ms, () => { for (const id of ids) sink += grid.zoneOutline(id, false).length; return m; },
+    const cells = Array.from({ length: m }, (_, i) => latLngToCell(lats[i]!, lons[i]!, res));
+    const [cen, cenRef] = bestOf(rounds, ms, () => { for (const id of ids) sink += s.centroid(id)[0]; return m; },
+      () => { for (const c of cells) sink += cellToLatLng(c)[0]; return m; });
+    line(`centroid, level ${level}`, cen, cenRef, `cellToLatLng res ${res}`);
+    const [ver, verRef] = bestOf(rounds, ms, () => { for (const id of ids) sink += grid.zoneOutline(id, false).length; return m; },
       () => { for (const c of cells) sink += cellToBoundary(c).length; return m; });
-    line(`level ${level} zoneOutline(refined=false)`, ours, ref, `cellToBoundary res ${r}`);
-    if (sink < 0) console.log(sink);
+    line(`corners (zoneOutline plain), level ${level}`, ver, verRef, `cellToBoundary res ${res}`);
+    const few = ids.slice(0, 50), fewCells = cells.slice(0, 50);
+    const [sub, subRef] = bestOf(rounds, ms, () => { let c = 0; for (const id of few) c += grid.subZones(id, s.depth).length; return c; },
+      () => { let c = 0; for (const cell of fewCells) c += cellToChildren(cell, res + 3).length; return c; });
+    line(`sub-zones ${level} -> ${level + s.depth} (zones/s)`, sub, subRef, `cellToChildren ${res}->${res + 3}`);
   }
-
-  console.log('\nSub-zones at relative depth 3 (returned zones/s)');
-  for (const level of [5, 9]) {
-    const r = h3Res(level), m = 200;
-    const ids = Array.from({ length: m }, (_, i) => grid.zoneFromPoint(lons[i]!, lats[i]!, level));
-    const cells = Array.from({ length: m }, (_, i) => latLngToCell(lats[i]!, lons[i]!, r));
-    const [ours, ref] = bestOf(3, ms, () => { let c = 0; for (const id of ids) c += grid.subZones(id, 3).length; return c; },
-      () => { let c = 0; for (const cell of cells) c += cellToChildren(cell, r + 3).length; return c; });
-    line(`level ${level} -> ${level + 3} subZones`, ours, ref, `cellToChildren ${r}->${r + 3}`);
-  }
+  if (sink === -1) console.log(sink);
 }

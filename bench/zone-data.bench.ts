@@ -13,7 +13,7 @@ import pino from 'pino';
 import { loadConfig } from '../src/app/config/load-config.js';
 import { createApp } from '../src/app/container.js';
 import { TOKENS } from '../src/app/tokens.js';
-import { planSampling, DEFAULT_SAMPLING_FACTOR } from '../src/domain/aggregation/index.js';
+import { planDepth, DEFAULT_SAMPLING_FACTOR } from '../src/domain/aggregation/index.js';
 import type { RasterReader } from '../src/ports/raster-reader.js';
 import type { GridRegistry } from '../src/ports/grid-registry.js';
 
@@ -61,15 +61,15 @@ export async function run(): Promise<void> {
         if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
         await res.arrayBuffer();
       });
-      // The same window the raster-url source reads: the plan's box at the plan's sample spacing.
-      const plan = planSampling(grid, zone, [depth], DEFAULT_SAMPLING_FACTOR);
+      // The first window the raster-url source reads: the plan's box at the plan's sample spacing.
+      const plan = planDepth(grid, zone, depth, DEFAULT_SAMPLING_FACTOR);
       let pixels = 0;
       const read = await median(RUNS, async () => {
         const w = await ds.readWindow({ bbox: plan.extent, maxPixelSizeDegrees: plan.spacingDegrees, bands: [1], noData: -9999 });
         pixels = w.width * w.height;
       });
       console.log(
-        `${String(depth).padStart(5)}  ${String(plan.deepestCount).padStart(9)}  ${String(pixels).padStart(9)}  ${http.toFixed(2).padStart(8)}  ${read.toFixed(2).padStart(14)}  ${(http / read).toFixed(2).padStart(5)}x`,
+        `${String(depth).padStart(5)}  ${String(plan.subZones.length).padStart(9)}  ${String(pixels).padStart(9)}  ${http.toFixed(2).padStart(8)}  ${read.toFixed(2).padStart(14)}  ${(http / read).toFixed(2).padStart(5)}x`,
       );
     }
   } finally {

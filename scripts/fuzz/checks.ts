@@ -1,0 +1,72 @@
+/**
+ * What counts as a failure for one exchange. The rules are the project's: no 5xx for any input,
+ * every 4xx/5xx body is an ApiError {code = status, message, hint?}, an answer within the
+ * client's time bound, an invalid Host is refused, and no internals (stack traces, file paths)
+ * leak into a body.
+ */
+import type { FuzzCase } from './cases.js';
+import type { SendResult } from './http-client.js';
+
+export type FailureKind = '5xx' | 'non-api-error' | 'timeout' | 'no-response' | 'truncated' | 'bad-host-accepted' | 'leak' | 'crash' | 'stall' | 'memory';
+
+export interface Verdict {
+  kind: FailureKind;
+  detail: string;
+}
+
+const FILE_MARKERS: [RegExp, string][] = [
+  [/root:x:0:0:/, '/etc/passwd'],
+  [/"tokenSha256"/, 'the service config (config/default.json)'],
+  [/"allowScripts"/, 'package.json'],
+  [/\[core\]\s+repositoryformatversion/, '.git/config'],
+  [/(^|\u0000)(PATH|HOME)=\//, '/proc/self/environ'],
+];
+
+/** Stack frames, our sources, packages, and native sources (an OpenSSL or libuv file:line quoted in a hint). */
+const STACK = /\n\s+at [^\n]+\(|at (file|node):\/\/|\.ts:\d+:\d+|node_modules\/|\/deps\/|[\w-]+\.(c|cc|cpp):\d+/;
+
+export function apiErrorProblem(status: number, contentType: string | undefined, body: Buffer, bodyBytes: number): string | undefined {
+  if (bodyBytes === 0) return 'empty body';
+  if (!/json/i.test(contentType ?? '')) return `content-type ${contentType ?? '(none)'}`;
+  if (bodyBytes > body.length) return `body of ${bodyBytes} bytes (an ApiError is small)`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return 'body is not JSON';
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return 'body is not a JSON object';
+  const o = parsed as Record<string, unknown>;
+  const extra = Object.keys(o).filter((k) => !['code', 'message', 'hint'].includes(k));
+  if (extra.length) return `unexpected keys ${extra.join(', ')}`;
+  if (o.code !== status) return `code ${JSON.stringify(o.code)} is not the status ${status}`;
+  if (typeof o.message !== 'string' || o.message === '') return 'message missing or empty';
+  if (o.hint !== undefined && o.hint !== null && typeof o.hint !== 'string') return 'hint is not a string';
+  return undefined;
+}
+
+export function judge(c: FuzzCase, r: SendResult, leakMarkers: string[], timeoutMs: number): Verdict[] {
+  const out: Verdict[] = [];
+  if (r.error) {
+    if (r.error.kind === 'timeout') out.push({ kind: 'timeout', detail: `${r.error.message}` });
+    else if (r.error.kind !== 'client') out.push({ kind: 'no-response', detail: r.error.message });
+    return out;
+  }
+  const res = r.response!;
+  if (res.ms > timeoutMs) out.push({ kind: 'timeout', detail: `answered after ${Math.round(res.ms)} ms` });
+  if (res.truncated) out.push({ kind: 'truncated', detail: `body cut off after ${res.bodyBytes} bytes` });
+  const contentType = String(res.headers['content-type'] ?? '');
+  if (res.status >= 500) out.push({ kind: '5xx', detail: `status ${res.status}` });
+  if (res.status >= 400 && c.req.method.toUpperCase() !== 'HEAD') {
+    const problem = apiErrorProblem(res.status, contentType || undefined, res.body, res.bodyBytes);
+    if (problem) out.push({ kind: 'non-api-error', detail: problem });
+  }
+  if (c.traversal && res.status >= 200 && res.status < 300) out.push({ kind: 'leak', detail: `status ${res.status} for a file name outside its directory` });
+  if (c.badHost && res.status < 400) out.push({ kind: 'bad-host-accepted', detail: `status ${res.status} for an invalid Host` });
+  const text = res.body.toString('utf8');
+  if (res.status >= 400 && STACK.test(text)) out.push({ kind: 'leak', detail: 'stack trace in an error body' });
+  for (const marker of leakMarkers) if (marker && text.includes(marker)) out.push({ kind: 'leak', detail: `body contains ${JSON.stringify(marker)}` });
+  // Files no answer may carry: the system's, the service's config (token digests), its package and git metadata, its environment.
+  for (const [marker, what] of FILE_MARKERS) if (marker.test(text)) out.push({ kind: 'leak', detail: `body contains ${what}` });
+  return out;
+}

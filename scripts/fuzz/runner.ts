@@ -1,0 +1,509 @@
+/**
+ * Runs the fuzz cases against the service in a child process with bounded concurrency, and
+ * watches it the whole time: process exits (then restarts it and replays the requests that were
+ * in flight, one by one, to name the one that kills it), a /conformance canary for event-loop
+ * stalls, and the child's RSS.
+ */
+import { createHash } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { buildCases, type FuzzCase } from './cases.js';
+import { blockedMs, describePing, ping, type Ping } from './canary.js';
+import { judge, type FailureKind } from './checks.js';
+import { send, type SendResult } from './http-client.js';
+import { HIDDEN_OPERATIONS, operationsOf } from './operations.js';
+import { createSeedOrder, discoverSeeds } from './seeds.js';
+import { REPO_ROOT, startServerProcess, type ServerProcess } from './server-process.js';
+import { UPSTREAM_ADDRESS, startUpstream } from './upstream.js';
+
+export const FUZZ_TOKEN = 'fuzz-token-0123456789abcdef';
+
+export interface FuzzOptions {
+  seed: number;
+  /** Random cases on top of the sweep. */
+  random: number;
+  /** `full` sweep, or a strided sample of about this many cases. */
+  sweep: 'full' | number;
+  /** Each parameter gets every thin-th generic hostile value (1: all of them on every parameter). */
+  thin?: number;
+  concurrency: number;
+  /** A request slower than this is a `timeout` failure. */
+  timeoutMs: number;
+  /** Inflated size of the gzip bombs. */
+  bombBytes: number;
+  /** A /conformance probe the service kept waiting longer than this (wall time and main-thread CPU both) makes its in-flight requests stall suspects. */
+  stallMs: number;
+  /** A suspect is a `stall` when, replayed alone, it keeps a probe waiting longer than this (default 200 ms, issue 9's bound). */
+  stallAloneMs?: number;
+  /** Child RSS above its start-up RSS by more than this is a `memory` failure. */
+  rssBoundBytes: number;
+  /** Stop restarting after this many crashes. */
+  maxRestarts: number;
+  /** Keep a second service booted so a crash costs a swap, not a start-up (default true). */
+  warmSpare?: boolean;
+  /** Only operations whose id contains one of these (all when empty). */
+  only?: string[];
+  progress?: (line: string) => void;
+}
+
+export interface FailureRecord {
+  kind: FailureKind;
+  detail: string;
+  area: string;
+  op: string;
+  family: string;
+  note: string;
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body?: { bytes: number; excerpt: string; encoding: 'utf8' | 'base64' };
+  status?: number;
+  response?: string;
+  ms?: number;
+  serverLog?: string[];
+  suspects?: { op: string; method: string; url: string; note: string }[];
+}
+
+export interface FuzzSummary {
+  seed: number;
+  durationMs: number;
+  /** One-minute load average of the machine at the start and the end (timing checks mean less when high). */
+  machineLoad: [number, number];
+  requests: number;
+  /** Cases not sent because the same hostile part had already crashed the service. */
+  skippedKnownCrashers: number;
+  /** Stalls, timeouts and memory peaks seen under load that no replay alone reproduced (not failures). */
+  unconfirmed: { count: Record<string, number>; examples: FailureRecord[] };
+  byClass: Record<string, number>;
+  byStatus: Record<string, number>;
+  fiveXX: number;
+  crashes: number;
+  nonApiError: number;
+  timeouts: number;
+  failures: Record<FailureKind, number>;
+  groups: { key: string; count: number; area: string; example: FailureRecord }[];
+  examples: FailureRecord[];
+  coverage: { operations: Record<string, number>; parameters: Record<string, number>; uncovered: string[]; statusesByOperation: Record<string, Record<string, number>> };
+  rss: { startBytes: number; peakBytes: number; peakAboveStartBytes: number };
+  canary: { samples: number; p50Ms: number; p99Ms: number; maxMs: number };
+}
+
+/**
+ * Which helper's area a failure most likely belongs to (for routing; see /work/coord/BRIEF.md), by
+ * what was varied and by the path (operation ids get renamed, paths rarely).
+ */
+export function areaOf(c: FuzzCase): string {
+  if (c.family.startsWith('header:host') || c.family === 'raw' || c.family === 'method' || c.family === 'encoding' || c.family === 'path' || c.family === 'header:content-type') return 'A (HTTP layer)';
+  const path = c.req.path.split('?')[0]!;
+  if (path.startsWith('/orders') || path.startsWith('/concepts')) return 'E (orders/datastore)';
+  if (path.startsWith('/admin')) return 'A (HTTP layer)';
+  if (/\/data$/.test(path)) return /[?&]cog-url=/.test(c.req.path) ? 'D (rasters/cog-url) or F (zone data)' : 'F (zone data)';
+  if (/\/items(\/|$)|\/queryables$|\/schema$/.test(path)) return 'C (lake/items)';
+  if (/\/dggs(\/|$)/.test(path)) return 'B (zone lists)';
+  if (/\/source\//.test(path)) return 'owner of /collections/{id}/source (D or H)';
+  return 'A (HTTP layer)';
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function excerpt(buf: Buffer | undefined, max = 600): FailureRecord['body'] {
+  if (!buf) return undefined;
+  const head = buf.subarray(0, max);
+  const text = head.toString('utf8');
+  const printable = !/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text);
+  return { bytes: buf.length, excerpt: printable ? text : head.toString('base64'), encoding: printable ? 'utf8' : 'base64' };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
+  const say = opts.progress ?? (() => {});
+  const started = performance.now();
+  const loadAtStart = loadavg()[0]!;
+  const upstream = await startUpstream();
+  const serverConfig = {
+    auth: { tokenSha256: [createHash('sha256').update(FUZZ_TOKEN).digest('hex')] },
+    // cog-url reaches the local raster host and nothing else private; upstream waits stay under the client's bound.
+    rasterFetch: { timeoutMs: Math.min(5000, Math.floor(opts.timeoutMs / 2)), allowedPrivateRanges: [`${UPSTREAM_ADDRESS}/32`] },
+  };
+  const boot = () => startServerProcess({ config: serverConfig, logLines: 3000 });
+  // A warm spare makes a crash cost a swap instead of a start-up (several seconds of tsx).
+  let spare: Promise<ServerProcess> | undefined;
+  let orderBody: string | undefined;
+  const start = async (): Promise<ServerProcess> => {
+    const ready = spare ? await spare.catch(() => boot()) : await boot();
+    if (opts.warmSpare !== false) {
+      spare = boot();
+      spare.catch(() => {});
+    } else spare = undefined;
+    if (orderBody) await createSeedOrder(ready.base, FUZZ_TOKEN, orderBody);
+    return ready;
+  };
+
+  let server: ServerProcess = await start();
+  say(`server pid ${server.pid} on ${server.base}`);
+  const doc = (await (await fetch(`${server.base}/api/openapi.json`)).json()) as Record<string, unknown>;
+  const documented = operationsOf(doc);
+  let ops = [...documented, ...HIDDEN_OPERATIONS.filter((h) => !documented.some((d) => d.method === h.method && d.path === h.path))];
+  if (opts.only?.length) ops = ops.filter((o) => opts.only!.some((w) => o.id.includes(w)));
+  const seeds = await discoverSeeds(server.base, FUZZ_TOKEN);
+  seeds.upstream = upstream.base;
+  orderBody = seeds.orderBody;
+  const hostPort = new URL(server.base).host;
+  const cases = buildCases(ops, seeds, { seed: opts.seed, random: opts.random, sweep: opts.sweep, thin: opts.thin ?? 1, bombBytes: opts.bombBytes, hugeBodyBytes: 2 * 1024 * 1024 }, hostPort);
+  say(`${ops.length} operations, ${cases.length} cases (seed ${opts.seed}, concurrency ${opts.concurrency})`);
+
+  const leakMarkers = [REPO_ROOT, '/tmp/dggs-child-'];
+  const byClass: Record<string, number> = {};
+  const byStatus: Record<string, number> = {};
+  const failures = { '5xx': 0, 'non-api-error': 0, timeout: 0, 'no-response': 0, truncated: 0, 'bad-host-accepted': 0, leak: 0, crash: 0, stall: 0, memory: 0 } as Record<FailureKind, number>;
+  const records: FailureRecord[] = [];
+  const groups = new Map<string, { count: number; area: string; example: FailureRecord }>();
+  const opCount: Record<string, number> = Object.fromEntries(ops.map((o) => [o.id, 0]));
+  const statusesByOp: Record<string, Record<string, number>> = {};
+  const paramCount: Record<string, number> = Object.fromEntries(ops.flatMap((o) => o.params.map((p) => [`${o.id} ${p.name}`, 0])));
+
+  // Stalls, timeouts and memory peaks can come from a loaded machine rather than the request:
+  // they count only once a replay of the request alone reproduces them (see `confirm`).
+  const CONFIRMABLE = new Set<FailureKind>(['stall', 'timeout', 'memory']);
+  const pending: { rec: FailureRecord; cases: FuzzCase[] }[] = [];
+  const unconfirmed: FailureRecord[] = [];
+  const commit = (rec: FailureRecord) => {
+    failures[rec.kind]++;
+    let message = '';
+    try {
+      message = String((JSON.parse(rec.response ?? '') as { message?: string }).message ?? '');
+    } catch {
+      message = rec.detail.replace(/\d+/g, 'N').slice(0, 60);
+    }
+    const key = `${rec.kind} | ${rec.op} | ${rec.family} | ${rec.status ?? '-'} | ${message}`;
+    const g = groups.get(key);
+    if (g) g.count++;
+    else groups.set(key, { count: 1, area: rec.area, example: rec });
+    if (records.filter((r) => r.kind === rec.kind && r.op === rec.op && r.family === rec.family).length < 5) records.push(rec);
+  };
+  const record = (c: FuzzCase | undefined, kind: FailureKind, detail: string, res?: SendResult, extra: Partial<FailureRecord> = {}, cases: FuzzCase[] = c ? [c] : []) => {
+    const rec: FailureRecord = {
+      kind,
+      detail,
+      area: c ? areaOf(c) : 'A (HTTP layer)',
+      op: c?.op ?? '-',
+      family: c?.family ?? '-',
+      note: c?.note ?? '',
+      method: c?.req.method ?? '-',
+      url: c?.req.path ?? '-',
+      headers: c?.req.headers ?? [],
+      body: c?.req.raw ? excerpt(c.req.raw, 2000) : excerpt(c?.req.body),
+      status: res?.response?.status,
+      response: res?.response ? res.response.body.subarray(0, 600).toString('utf8') : res?.error?.message,
+      ms: res?.response ? Math.round(res.response.ms) : res?.error ? Math.round(res.error.ms) : undefined,
+      ...extra,
+    };
+    if (CONFIRMABLE.has(kind) && cases.length) pending.push({ rec, cases });
+    else commit(rec);
+    return rec;
+  };
+  const logFor = (srv: ServerProcess, url: string) =>
+    srv.logTail().filter((line) => {
+      try {
+        return (JSON.parse(line) as { url?: string }).url === url;
+      } catch {
+        return false;
+      }
+    });
+
+  // ---- watchers: crash, canary, RSS ----
+  const inflight = new Map<number, { c: FuzzCase; t0: number }>();
+  const recent: { c: FuzzCase; t1: number }[] = [];
+  let gate: Promise<void> | undefined;
+  let replaying = false;
+  let stopping = false;
+  let crashes = 0;
+  let startRss = server.rss() ?? 0;
+  let peakAbove = 0;
+  let peakRss = startRss;
+  let overBound = false;
+  const canary: number[] = [];
+  /** Hostile parts that killed the service when replayed alone: later cases with them are skipped. */
+  const crashers = new Set<string>();
+  let skipped = 0;
+  const clientOpts = { timeoutMs: opts.timeoutMs };
+
+  const restart = async () => {
+    if (server.alive()) await server.stop();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        server = await start();
+        break;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+        say(`restart attempt ${attempt} failed: ${(err as Error).message.split('\n')[0]}`);
+      }
+    }
+    startRss = server.rss() ?? 0;
+    watch(server);
+    say(`restarted: pid ${server.pid} on ${server.base}`);
+  };
+  const onCrash = (dead: ServerProcess, exit: { code: number | null; signal: NodeJS.Signals | null }) => {
+    crashes++;
+    const now = performance.now();
+    const suspects = [...[...inflight.values()].map((x) => x.c), ...recent.filter((r) => now - r.t1 < 1000).map((r) => r.c)];
+    const tail = dead.logTail().slice(-40);
+    say(`CRASH ${crashes}: exit ${exit.code ?? exit.signal}; ${suspects.length} suspects`);
+    gate = (async () => {
+      for (let i = 0; i < 200 && inflight.size > 0; i++) await sleep(50);
+      await dead.stop();
+      if (crashes > opts.maxRestarts) {
+        record(undefined, 'crash', `exit ${exit.code ?? exit.signal}; restart limit reached`, undefined, { serverLog: tail });
+        stopping = true;
+        return;
+      }
+      await restart();
+      // Name the culprit: replay each suspect alone on the fresh process.
+      replaying = true;
+      let named = false;
+      for (const s of suspects) {
+        await send(new URL(server.base), s.req, clientOpts);
+        await sleep(150);
+        if (!server.alive()) {
+          named = true;
+          const log = server.logTail().slice(-40);
+          record(s, 'crash', `process exit (reproduced alone)`, undefined, { serverLog: log });
+          if (s.family !== 'random') crashers.add(s.note);
+          await restart();
+        }
+      }
+      if (!named) {
+        record(suspects[0], 'crash', `process exit ${exit.code ?? exit.signal}; not reproduced by any single suspect`, undefined, {
+          serverLog: tail,
+          suspects: suspects.map((s) => ({ op: s.op, method: s.req.method, url: s.req.path.slice(0, 300), note: s.note })),
+        });
+      }
+      replaying = false;
+    })()
+      .catch((err: Error) => {
+        say(`cannot restart the service: ${err.message}`);
+        record(undefined, 'crash', `the service no longer starts: ${err.message.slice(0, 500)}`);
+        stopping = true;
+      })
+      .finally(() => {
+        gate = undefined;
+      });
+  };
+  function watch(srv: ServerProcess) {
+    void srv.exited.then((exit) => {
+      if (!stopping && !replaying && srv === server) onCrash(srv, exit);
+    });
+  }
+  watch(server);
+
+  const rssTimer = setInterval(() => {
+    const rss = server.rss();
+    if (rss === undefined) return;
+    peakRss = Math.max(peakRss, rss);
+    const above = rss - startRss;
+    peakAbove = Math.max(peakAbove, above);
+    if (above > opts.rssBoundBytes && !overBound) {
+      overBound = true;
+      const now = performance.now();
+      const suspects = [...[...inflight.values()].sort((a, b) => a.t0 - b.t0).map((x) => x.c), ...recent.filter((r) => now - r.t1 < 2000).map((r) => r.c)];
+      record(suspects[0], 'memory', `child RSS ${(rss / 2 ** 20).toFixed(0)} MiB, ${(above / 2 ** 20).toFixed(0)} MiB above its start`, undefined, {
+        suspects: suspects.map((s) => ({ op: s.op, method: s.req.method, url: s.req.path.slice(0, 300), note: s.note })),
+      }, suspects.slice(0, 4));
+    } else if (above < opts.rssBoundBytes / 2) overBound = false;
+  }, 200);
+
+  const canaryLoop = (async () => {
+    while (!stopping) {
+      await sleep(500);
+      if (gate || stopping) continue;
+      const srv = server;
+      const t0 = performance.now();
+      const before = new Set(inflight.keys());
+      const p = await ping(srv, 15_000);
+      if (srv !== server || gate) continue;
+      canary.push(p.wallMs);
+      const ms = blockedMs(p);
+      if (ms > opts.stallMs) {
+        const suspects = [...before].flatMap((id) => (inflight.has(id) || recent.some((x) => x.c.id === id && x.t1 > t0) ? [inflight.get(id)?.c ?? recent.find((x) => x.c.id === id)!.c] : []));
+        record(suspects[0], 'stall', `GET /conformance waited ${describePing(p)}`, undefined, {
+          suspects: suspects.map((s) => ({ op: s.op, method: s.req.method, url: s.req.path.slice(0, 300), note: s.note })),
+        }, suspects.slice(0, 4));
+      }
+    }
+  })();
+
+  /** Replays a case alone: with a back-to-back canary (stall, timeout) or eight copies at once (memory). */
+  async function reproduces(kind: FailureKind, c: FuzzCase): Promise<string | undefined> {
+    if (!server.alive()) await restart();
+    await sleep(300);
+    const base = new URL(server.base);
+    if (kind === 'memory') {
+      const before = server.rss() ?? 0;
+      let peak = before;
+      const timer = setInterval(() => (peak = Math.max(peak, server.rss() ?? 0)), 20);
+      await Promise.all(Array.from({ length: 8 }, () => send(base, c.req, clientOpts)));
+      await sleep(300);
+      clearInterval(timer);
+      return peak - before > opts.rssBoundBytes ? `8 copies alone: RSS +${((peak - before) / 2 ** 20).toFixed(0)} MiB` : undefined;
+    }
+    let finished = false;
+    const heavy = send(base, c.req, clientOpts).finally(() => (finished = true));
+    let worst: Ping | undefined;
+    do {
+      const p = await ping(server);
+      if (!worst || blockedMs(p) > blockedMs(worst)) worst = p;
+    } while (!finished);
+    const r = await heavy;
+    const ms = r.response ? r.response.ms : r.error!.ms;
+    if (kind === 'timeout') return r.error?.kind === 'timeout' || ms > opts.timeoutMs ? `alone: ${Math.round(ms)} ms` : undefined;
+    return blockedMs(worst!) > (opts.stallAloneMs ?? 200) ? `alone: GET /conformance waited ${describePing(worst!)} while it ran (${Math.round(ms)} ms)` : undefined;
+  }
+
+  async function confirmAll(): Promise<void> {
+    // "Alone" means on a fresh process: the run's own orders keep jobs running in the old one.
+    await restart();
+    const verdicts = new Map<string, { by?: FuzzCase; how?: string }>();
+    let replays = 0;
+    for (const p of pending) {
+      let outcome: { by?: FuzzCase; how?: string } | undefined;
+      for (const c of p.cases) {
+        const key = `${p.rec.kind} ${c.id}`;
+        let v = verdicts.get(key);
+        if (!v && replays < 60) {
+          replays++;
+          const how = await reproduces(p.rec.kind, c);
+          v = { by: how ? c : undefined, how };
+          verdicts.set(key, v);
+        }
+        if (v?.by) {
+          outcome = v;
+          break;
+        }
+      }
+      if (outcome?.by) {
+        const c = outcome.by;
+        commit({ ...p.rec, area: areaOf(c), op: c.op, family: c.family, note: c.note, method: c.req.method, url: c.req.path, headers: c.req.headers, body: excerpt(c.req.body), detail: `${p.rec.detail}; reproduced ${outcome.how}` });
+      } else unconfirmed.push(p.rec);
+    }
+  }
+
+  // ---- the run ----
+  let next = 0;
+  let sent = 0;
+  let lastReport = performance.now();
+  const worker = async () => {
+    for (;;) {
+      while (gate) await gate;
+      if (stopping) return;
+      const idx = next++;
+      if (idx >= cases.length) return;
+      const c = cases[idx]!;
+      if (crashers.has(c.note)) {
+        skipped++;
+        continue;
+      }
+      const srv = server;
+      inflight.set(c.id, { c, t0: performance.now() });
+      const r = await send(new URL(srv.base), c.req, clientOpts);
+      inflight.delete(c.id);
+      recent.push({ c, t1: performance.now() });
+      if (recent.length > 200) recent.splice(0, 100);
+      sent++;
+      opCount[c.op] = (opCount[c.op] ?? 0) + 1;
+      for (const p of c.params) if (`${c.op} ${p}` in paramCount) paramCount[`${c.op} ${p}`]!++;
+      if (r.error && r.error.kind !== 'timeout') await Promise.race([srv.exited, sleep(500)]);
+      if (!srv.alive() || srv !== server) continue; // the crash handler owns this one
+      if (r.response) {
+        const cls = `${Math.floor(r.response.status / 100)}xx`;
+        byClass[cls] = (byClass[cls] ?? 0) + 1;
+        byStatus[r.response.status] = (byStatus[r.response.status] ?? 0) + 1;
+        const perOp = (statusesByOp[c.op] ??= {});
+        perOp[r.response.status] = (perOp[r.response.status] ?? 0) + 1;
+      } else byClass[r.error!.kind] = (byClass[r.error!.kind] ?? 0) + 1;
+      for (const v of judge(c, r, leakMarkers, opts.timeoutMs)) {
+        const rec = record(c, v.kind, v.detail, r);
+        if (v.kind === '5xx') setTimeout(() => (rec.serverLog = logFor(srv, c.req.path).slice(-5)), 150);
+      }
+      if (performance.now() - lastReport > 10_000) {
+        lastReport = performance.now();
+        const failed = Object.values(failures).reduce((a, b) => a + b, 0);
+        say(`${sent}/${cases.length} sent, ${failed} failures, ${crashes} crashes, RSS ${((server.rss() ?? 0) / 2 ** 20).toFixed(0)} MiB`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: opts.concurrency }, worker));
+  while (gate) await gate;
+  await sleep(200); // late server log lines for the last 5xx
+  stopping = true;
+  clearInterval(rssTimer);
+  await canaryLoop;
+  if (pending.length) {
+    say(`replaying the suspects of ${pending.length} stall/timeout/memory observations alone`);
+    await confirmAll();
+  }
+  if (server.alive()) await server.stop();
+  if (spare) await (await spare.catch(() => undefined))?.stop();
+  await upstream.close();
+
+  const sortedCanary = [...canary].sort((a, b) => a - b);
+  const uncovered = [...Object.entries(opCount).filter(([, n]) => n === 0).map(([k]) => `operation ${k}`), ...Object.entries(paramCount).filter(([, n]) => n === 0).map(([k]) => `parameter ${k}`)];
+  return {
+    seed: opts.seed,
+    durationMs: Math.round(performance.now() - started),
+    machineLoad: [loadAtStart, loadavg()[0]!],
+    requests: sent,
+    skippedKnownCrashers: skipped,
+    unconfirmed: {
+      count: unconfirmed.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.kind]: (acc[r.kind] ?? 0) + 1 }), {}),
+      examples: unconfirmed.slice(0, 20),
+    },
+    byClass,
+    byStatus,
+    fiveXX: failures['5xx'],
+    crashes,
+    nonApiError: failures['non-api-error'],
+    timeouts: failures.timeout,
+    failures,
+    groups: [...groups.entries()].sort((a, b) => b[1].count - a[1].count).map(([key, g]) => ({ key, count: g.count, area: g.area, example: g.example })),
+    examples: records,
+    coverage: { operations: opCount, parameters: paramCount, uncovered, statusesByOperation: statusesByOp },
+    rss: { startBytes: startRss, peakBytes: peakRss, peakAboveStartBytes: peakAbove },
+    canary: { samples: canary.length, p50Ms: Math.round(percentile(sortedCanary, 50)), p99Ms: Math.round(percentile(sortedCanary, 99)), maxMs: Math.round(sortedCanary.at(-1) ?? 0) },
+  };
+}
+
+export function failureCount(s: FuzzSummary): number {
+  return Object.values(s.failures).reduce((a, b) => a + b, 0);
+}
+
+export function formatSummary(s: FuzzSummary, reportPath?: string): string {
+  const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+  const lines = [
+    '',
+    `fuzz: ${s.requests} requests in ${(s.durationMs / 1000).toFixed(1)} s (seed ${s.seed}; machine load average ${s.machineLoad[0].toFixed(1)} at the start, ${s.machineLoad[1].toFixed(1)} at the end)`,
+    `  by class:    ${Object.entries(s.byClass).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `  5xx:         ${s.fiveXX}`,
+    `  crashes:     ${s.crashes} (process exits)${s.skippedKnownCrashers ? `; ${s.skippedKnownCrashers} later cases skipped whose hostile part had already crashed it` : ''}`,
+    `  non-ApiError error bodies: ${s.nonApiError}`,
+    `  timeouts:    ${s.timeouts}`,
+    `  other:       ${Object.entries(s.failures).filter(([k]) => !['5xx', 'non-api-error', 'timeout', 'crash'].includes(k)).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `  unconfirmed: ${Object.entries(s.unconfirmed.count).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (seen under load, not reproduced alone: not failures)`,
+    `  child RSS:   start ${mib(s.rss.startBytes)}, peak ${mib(s.rss.peakBytes)} (+${mib(s.rss.peakAboveStartBytes)})`,
+    `  canary GET /conformance: p50 ${s.canary.p50Ms} ms, p99 ${s.canary.p99Ms} ms, max ${s.canary.maxMs} ms (${s.canary.samples} samples)`,
+    `  no 2xx at all (generation never got past validation): ${Object.entries(s.coverage.statusesByOperation).filter(([op, st]) => op !== 'raw' && !Object.keys(st).some((k) => k.startsWith('2'))).map(([op]) => op).join(', ') || 'none'}`,
+    `  coverage:    ${Object.keys(s.coverage.operations).length} operations, ${Object.keys(s.coverage.parameters).length} parameters${s.coverage.uncovered.length ? `; NOT covered: ${s.coverage.uncovered.join(', ')}` : ', all covered'}`,
+  ];
+  if (s.groups.length) {
+    lines.push('', 'failure groups (count | kind | operation | family | status | message → area; one example):');
+    for (const g of s.groups.slice(0, 60)) {
+      const e = g.example;
+      lines.push(`  ${String(g.count).padStart(5)}  ${g.key}  → ${g.area}`, `         e.g. ${e.method} ${e.url.slice(0, 160)}${e.url.length > 160 ? '…' : ''}  [${e.note.slice(0, 120)}] ${e.detail}`);
+    }
+    if (s.groups.length > 60) lines.push(`  … ${s.groups.length - 60} more groups in the report`);
+  }
+  if (reportPath) lines.push('', `report: ${reportPath}`);
+  return lines.join('\n');
+}
