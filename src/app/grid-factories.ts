@@ -7,6 +7,10 @@ import { createIvea7hZ7 } from '../domain/dggrs/ivea7h-z7.js';
 import { createIsea7hZ7 } from '../domain/dggrs/isea7h-z7.js';
 import { createIvea3h } from '../domain/dggrs/ivea3h.js';
 import { createIsea3h } from '../domain/dggrs/isea3h.js';
+import { RHOMBIC_GRIDS } from '../domain/dggrs/rhombic-grids.js';
+import { RTEA_GRIDS } from '../domain/dggrs/rtea-grids.js';
+import { HEALPIX_GRIDS } from '../domain/dggrs/healpix-grids.js';
+import { GNOSIS_GRIDS } from '../domain/dggrs/gnosis-grids.js';
 
 /** Every grid the service knows, by id; config enables a subset. */
 export const GRID_FACTORIES: Record<string, () => Dggrs> = {
@@ -18,4 +22,8 @@ export const GRID_FACTORIES: Record<string, () => Dggrs> = {
   ISEA3H: createIsea3h,
   H3: () => new H3Dggrs(),
   A5: () => new A5Dggrs(),
+  ...RHOMBIC_GRIDS,
+  ...RTEA_GRIDS,
+  ...HEALPIX_GRIDS,
+  ...GNOSIS_GRIDS,
 };
