@@ -32,6 +32,14 @@ export function outlineToGeoJson(ring: readonly LonLatPair[]): ZonePolygon {
 
 /** The exterior rings (closed, CCW, longitudes in [-180, 180]) the outline becomes. */
 export function outlineToRings(ring: readonly LonLatPair[]): Position[][] {
+  return plainRing(ring) ?? outlineToRingsByClipping(ring);
+}
+
+/**
+ * outlineToRings by the general steps above, for every outline (`outlineToRings` takes them only when
+ * `plainRing` declines).
+ */
+export function outlineToRingsByClipping(ring: readonly LonLatPair[]): Position[][] {
   const region = unwrapRegion(ring);
   if (region.length < 3) throw new Error('zone outline needs at least three distinct points');
   let minX = Infinity, maxX = -Infinity;
@@ -53,6 +61,90 @@ export function outlineToRings(ring: readonly LonLatPair[]): Position[][] {
   }
   if (pieces.length === 0) throw new Error('zone outline has no area');
   return pieces;
+}
+
+/** Scratch coordinates of plainRing, grown as needed (zone outlines have a few dozen points). */
+let xs = new Float64Array(64), ys = new Float64Array(64);
+
+/**
+ * The common case, the same numbers as the general steps without their intermediate arrays: an outline
+ * touching no pole and no 180°-wide step, not winding round a pole, strictly inside (-180, 180) once
+ * unwrapped. There the clips at ±180 keep every point and find no lobe, so what remains of the general
+ * steps is: unwrap (longitudes accumulated step by step, as unwrapRegion does), tidy, clamp, tidy,
+ * close counter-clockwise. Undefined for any other outline (and for degenerate ones, so that the
+ * general steps raise their own errors).
+ */
+function plainRing(input: readonly LonLatPair[]): Position[][] | undefined {
+  let n = input.length;
+  if (n > xs.length) {
+    xs = new Float64Array(2 * n);
+    ys = new Float64Array(2 * n);
+  }
+  // Drop the closing point(s), whether repeated as is or shifted by a whole turn.
+  while (n > 1) {
+    const a = input[0]!, b = input[n - 1]!;
+    const dx = Math.abs(b[0]! - a[0]!);
+    if (b[1] === a[1] && (dx < 1e-9 || Math.abs(dx - 360) < 1e-9)) n--;
+    else break;
+  }
+  // tidyOpen (pole vertices are left to the general steps).
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const p = input[i]!;
+    const x = p[0]!, y = p[1]!;
+    if (Math.abs(Math.abs(y) - 90) < POLE_EPS) return undefined;
+    if (m > 0 && Math.abs(xs[m - 1]! - x) < 1e-12 && Math.abs(ys[m - 1]! - y) < 1e-12) continue;
+    xs[m] = x;
+    ys[m++] = y;
+  }
+  if (m < 3) return undefined;
+  // Unwrap in place: each longitude becomes the previous one plus the normalised step.
+  const first = xs[0]!;
+  let x = first, minX = first, maxX = first, from = first;
+  for (let i = 0; i < m; i++) {
+    const to = i + 1 < m ? xs[i + 1]! : first;
+    const d = norm180(to - from);
+    if (Math.abs(Math.abs(d) - 180) < POLE_EDGE_EPS) return undefined;
+    from = to;
+    x += d;
+    if (i < m - 1) {
+      xs[i + 1] = x;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+    }
+  }
+  if (Math.abs(x - first) >= 180 || !(minX > -180 && maxX < 180)) return undefined;
+  // tidy, then clampLat and tidy again (clampLon and the shift by 0 world copies change nothing here).
+  m = tidyInPlace(m);
+  for (let i = 0; i < m; i++) ys[i] = clampLat(ys[i]!);
+  m = tidyInPlace(m);
+  if (m < 3) return undefined;
+  // signedArea of the ring.
+  const x0 = xs[0]!, y0 = ys[0]!;
+  let s = 0;
+  for (let i = 0; i < m; i++) {
+    const j = i + 1 < m ? i + 1 : 0;
+    s += (xs[i]! - x0) * (ys[j]! - y0) - (xs[j]! - x0) * (ys[i]! - y0);
+  }
+  const area = s / 2;
+  if (!(Math.abs(area) > AREA_EPS)) return undefined;
+  const out: Position[] = new Array(m + 1);
+  if (area < 0) for (let i = 0; i < m; i++) out[i] = [xs[m - 1 - i]!, ys[m - 1 - i]!];
+  else for (let i = 0; i < m; i++) out[i] = [xs[i]!, ys[i]!];
+  out[m] = [out[0]![0]!, out[0]![1]!];
+  return [out];
+}
+
+/** tidy on the first m scratch points: repeated points and closing points removed; the new count. */
+function tidyInPlace(m: number): number {
+  let k = 0;
+  for (let i = 0; i < m; i++) {
+    if (k > 0 && Math.abs(xs[k - 1]! - xs[i]!) < 1e-12 && Math.abs(ys[k - 1]! - ys[i]!) < 1e-12) continue;
+    xs[k] = xs[i]!;
+    ys[k++] = ys[i]!;
+  }
+  while (k > 1 && Math.abs(xs[0]! - xs[k - 1]!) < 1e-12 && Math.abs(ys[0]! - ys[k - 1]!) < 1e-12) k--;
+  return k;
 }
 
 /**

@@ -28,17 +28,51 @@ export function zoneFeature(grid: Dggrs, zoneId: string, refined: boolean, prope
 /** Features encoded between two pauses of a stepped encoding. */
 export const FEATURES_PER_STEP = 50;
 
+/** Text pieces gathered into one Buffer at a time (fewer, larger Buffers than one per step). */
+const FLUSH_CHARS = 1 << 16;
+
 /**
  * A page of zones as GeoJSON FeatureCollection bytes, encoded a few features at a time (pausing in
- * between) rather than built as one object and stringified at once.
+ * between) as text written directly, the exact text JSON.stringify gives for zoneFeature's object,
+ * without building those objects.
  */
 export function* zoneFeatureCollectionBytes(grid: Dggrs, zones: readonly string[], refined: boolean, links: Link[], extra: Record<string, unknown> = {}): Stepped<Buffer> {
-  const chunks: Buffer[] = [Buffer.from('{"type":"FeatureCollection","features":[')];
-  for (let i = 0; i < zones.length; i += FEATURES_PER_STEP) {
-    const part = zones.slice(i, i + FEATURES_PER_STEP).map((z) => JSON.stringify(zoneFeature(grid, z, refined, { level: grid.zoneLevel(z) })));
-    chunks.push(Buffer.from((i > 0 ? ',' : '') + part.join(',')));
-    yield;
+  const chunks: Buffer[] = [];
+  let text = '{"type":"FeatureCollection","features":[';
+  for (let i = 0; i < zones.length; i++) {
+    const z = zones[i]!;
+    const id = JSON.stringify(z);
+    text += `${i > 0 ? ',' : ''}{"type":"Feature","id":${id},"geometry":${geometryText(zoneGeometry(grid, z, refined))},"properties":{"zoneID":${id},"level":${grid.zoneLevel(z)}}}`;
+    if (text.length >= FLUSH_CHARS) {
+      chunks.push(Buffer.from(text, 'utf8'));
+      text = '';
+    }
+    if (i % FEATURES_PER_STEP === FEATURES_PER_STEP - 1) yield;
   }
-  chunks.push(Buffer.from('],' + JSON.stringify({ numberReturned: zones.length, ...extra, links }).slice(1)));
+  text += '],' + JSON.stringify({ numberReturned: zones.length, ...extra, links }).slice(1);
+  chunks.push(Buffer.from(text, 'utf8'));
   return Buffer.concat(chunks);
 }
+
+/** JSON.stringify(geometry), written directly. */
+function geometryText(g: ZonePolygon): string {
+  if (g.type === 'Polygon') return `{"type":"Polygon","coordinates":${ringsText(g.coordinates)}}`;
+  return `{"type":"MultiPolygon","coordinates":[${g.coordinates.map(ringsText).join(',')}]}`;
+}
+
+function ringsText(rings: readonly (readonly (readonly number[])[])[]): string {
+  let s = '[';
+  for (let r = 0; r < rings.length; r++) {
+    const ring = rings[r]!;
+    s += r > 0 ? ',[' : '[';
+    for (let i = 0; i < ring.length; i++) {
+      const p = ring[i]!;
+      s += `${i > 0 ? ',' : ''}[${num(p[0]!)},${num(p[1]!)}]`;
+    }
+    s += ']';
+  }
+  return s + ']';
+}
+
+/** A number as JSON.stringify writes it (String does the same for finite numbers, -0 included). */
+const num = (v: number): string => (Number.isFinite(v) ? String(v) : 'null');
