@@ -41,6 +41,7 @@ import { ZoneFeaturesService } from './use-cases/zone-features-service.js';
 import { ZoneDataService } from './use-cases/zone-data-service.js';
 import { GeoTiffRasterReader } from '../adapters/rasters/geotiff-raster-reader.js';
 import { PmtilesRasterReader } from '../adapters/rasters/pmtiles-raster-reader.js';
+import { DecodedTileCache } from '../adapters/rasters/decoded-tile-cache.js';
 import { FormatDispatchingRasterReader } from '../adapters/rasters/format-dispatching-raster-reader.js';
 import { RasterUrlZoneDataSource } from '../adapters/rasters/raster-url-zone-data-source.js';
 import { collectionRasterFields, rasterZoneData } from '../adapters/rasters/raster-zone-data.js';
@@ -128,8 +129,10 @@ export function buildContainer(config: Config, logger?: Logger): Container {
     // raster-url collections name their format and PMTiles value encoding in config; the readers look them up by url.
     const rasterUrls = new Map(config.collections.flatMap((col) => (col.backing.kind === 'raster-url' ? [[col.backing.url, col.backing] as const] : [])));
     const maxWindowSamples = config.limits.maxRasterWindowSamples;
-    const pmtiles = new PmtilesRasterReader(config.rasterFetch, { encodingFor: (href) => rasterUrls.get(href)?.valueEncoding, maxWindowSamples });
-    return new FormatDispatchingRasterReader({ geotiff: new GeoTiffRasterReader(config.rasterFetch, process.cwd(), maxWindowSamples), pmtiles }, (href) => rasterUrls.get(href)?.rasterFormat);
+    // One bound of decoded tiles for all formats' configured rasters.
+    const tileCache = new DecodedTileCache(config.rasters.tileCacheBytes);
+    const pmtiles = new PmtilesRasterReader(config.rasterFetch, { encodingFor: (href) => rasterUrls.get(href)?.valueEncoding, maxWindowSamples, tileCache });
+    return new FormatDispatchingRasterReader({ geotiff: new GeoTiffRasterReader(config.rasterFetch, process.cwd(), maxWindowSamples, tileCache), pmtiles }, (href) => rasterUrls.get(href)?.rasterFormat);
   });
   c.bind(TOKENS.ZoneDataService).toDynamicValue((ctx) => {
     const rasters = new RasterUrlZoneDataSource(ctx.get<RasterReader>(TOKENS.RasterReader));

@@ -9,6 +9,7 @@ import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowReque
 import { AppError, BadRequestError } from '../../app/errors.js';
 import { ByteBudget, GuardedRangeReader } from './guarded-http.js';
 import { DatasetCache, trustedPolicy } from './dataset-cache.js';
+import { DecodedTileCache } from './decoded-tile-cache.js';
 import { checkUrl, type FetchPolicy } from './url-guard.js';
 import { checkWindow, DEFAULT_MAX_WINDOW_SAMPLES } from './window-bound.js';
 
@@ -34,11 +35,13 @@ export class GeoTiffRasterReader implements RasterReader {
    * @param untrusted policy for client-supplied URLs (the `rasterFetch` config)
    * @param cwd base of relative paths in config
    * @param maxWindowSamples bound of one window read (`limits.maxRasterWindowSamples`)
+   * @param tiles decoded tiles of trusted rasters, shared with the other readers (`rasters.tileCacheBytes`)
    */
   constructor(
     private readonly untrusted: FetchPolicy,
     private readonly cwd = process.cwd(),
     private readonly maxWindowSamples = DEFAULT_MAX_WINDOW_SAMPLES,
+    private readonly tiles = new DecodedTileCache(),
   ) {}
 
   async open(href: string, access: { trusted: boolean }): Promise<RasterDataset> {
@@ -65,7 +68,9 @@ export class GeoTiffRasterReader implements RasterReader {
         const blocks: BlockedSourceOptions = { blockSize: BLOCK_SIZE, cacheSize: CACHE_BLOCKS };
         tiff = await fromCustomClient(new GuardedClient(remote), blocks as RemoteSourceOptions);
       }
-      return await GeoTiffDataset.create(href, tiff, { trusted, remote, maxWindowSamples: this.maxWindowSamples });
+      // Only trusted rasters share decoded tiles: a client's URL never fills nor reads the cache.
+      const tiles = trusted ? { cache: this.tiles, namespace: this.tiles.namespace() } : undefined;
+      return await GeoTiffDataset.create(href, tiff, { trusted, remote, maxWindowSamples: this.maxWindowSamples, tiles });
     } catch (err) {
       throw readFailure(err, remote, trusted);
     }
@@ -137,6 +142,8 @@ interface DatasetOptions {
   /** The http reader behind a remote raster, holding the failure a read ran into. */
   remote: GuardedRangeReader | undefined;
   maxWindowSamples: number;
+  /** The shared decoded-tile cache and this open's key prefix in it; undefined: decode every read. */
+  tiles: { cache: DecodedTileCache; namespace: string } | undefined;
 }
 
 const SAMPLE_TYPES: Record<string, string> = { '1/8': 'uint8', '1/16': 'uint16', '1/32': 'uint32', '2/8': 'int8', '2/16': 'int16', '2/32': 'int32', '3/32': 'float32', '3/64': 'float64' };
@@ -164,6 +171,7 @@ class GeoTiffDataset implements RasterDataset {
       const subfile = Number(image.fileDirectory.getValue('NewSubfileType') ?? 0);
       if (i > 0 && subfile & 4) continue; // transparency masks are not data
       const [resX, resY] = image.getResolution(full);
+      if (options.tiles) cacheDecodedTiles(image, options.tiles.cache, `${options.tiles.namespace}/${i}`);
       levels.push({ image, width: image.getWidth(), height: image.getHeight(), resX: Math.abs(resX!), resY: Math.abs(resY!) });
     }
     const keys = full.getGeoKeys() ?? {};
@@ -291,8 +299,22 @@ class GeoTiffDataset implements RasterDataset {
   async close(): Promise<void> {
     // geotiff.js file sources hold a descriptor; nothing to do for remote ones.
     const src = (this.tiff as unknown as { source?: { close?: () => Promise<void> } }).source;
+    if (this.options.tiles) this.options.tiles.cache.drop(this.options.tiles.namespace);
     await src?.close?.();
   }
+}
+
+/**
+ * Routes an image's tile decoding through the cache. geotiff.js reads every window through
+ * getTileOrStrip (fetch, inflate, un-predict, normalise) and only reads the buffer it returns, so
+ * a cached buffer gives the very same samples; the library's own cache (unbounded) stays off.
+ */
+function cacheDecodedTiles(image: GeoTIFFImage, cache: DecodedTileCache, prefix: string): void {
+  const decode = image.getTileOrStrip.bind(image);
+  image.getTileOrStrip = async (x, y, sample, poolOrDecoder, signal) => {
+    const data = await cache.get(`${prefix}/${x}/${y}/${sample}`, async () => (await decode(x, y, sample, poolOrDecoder, signal)).data);
+    return { x, y, sample, data };
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowReque
 import { AppError, BadRequestError } from '../../app/errors.js';
 import { ByteBudget, GuardedRangeReader } from './guarded-http.js';
 import { DatasetCache, trustedPolicy } from './dataset-cache.js';
+import { DecodedTileCache } from './decoded-tile-cache.js';
 import { checkUrl, type FetchPolicy } from './url-guard.js';
 import { checkWindow, DEFAULT_MAX_WINDOW_SAMPLES } from './window-bound.js';
 import { decodePng } from './png-decoder.js';
@@ -20,8 +21,11 @@ export { VALUE_ENCODINGS, type ValueEncoding } from './pmtiles-value-encoding.js
 const WEB_MERCATOR = '+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +wktext +no_defs';
 const MAX_LAT = 85.0511287798066;
 const OPEN_CACHE = 16;
-/** Decoded tiles kept per open archive (256x256 float32 = 256 KiB each). */
-const TILE_CACHE = 64;
+/**
+ * Decoded tiles one client-URL open keeps for its own request (64 tiles of 256x256 float32); it
+ * dies with the open. Trusted archives use the shared cache instead.
+ */
+const PRIVATE_TILE_BYTES = 64 * 256 * 256 * 4;
 /** A window needing more tiles than this asked for the wrong zoom; refuse rather than stall. */
 const MAX_TILES_PER_WINDOW = 1024;
 const FETCH_CONCURRENCY = 8;
@@ -32,6 +36,8 @@ export interface PmtilesReaderOptions {
   cwd?: string;
   /** Bound of one window read in pixels (`limits.maxRasterWindowSamples`). */
   maxWindowSamples?: number;
+  /** Decoded tiles of trusted archives, shared with the other readers (`rasters.tileCacheBytes`). */
+  tileCache?: DecodedTileCache;
 }
 
 /**
@@ -43,9 +49,11 @@ export interface PmtilesReaderOptions {
 export class PmtilesRasterReader implements RasterReader {
   private readonly trusted = new DatasetCache<PmtilesDataset>(OPEN_CACHE);
   private readonly cwd: string;
+  private readonly tiles: DecodedTileCache;
 
   constructor(private readonly untrusted: FetchPolicy, private readonly options: PmtilesReaderOptions = {}) {
     this.cwd = options.cwd ?? process.cwd();
+    this.tiles = options.tileCache ?? new DecodedTileCache();
   }
 
   async open(href: string, access: { trusted: boolean }): Promise<RasterDataset> {
@@ -70,7 +78,9 @@ export class PmtilesRasterReader implements RasterReader {
         remote = new GuardedRangeReader(href, policy, trusted ? undefined : new ByteBudget(policy.maxRequestBytes ?? policy.maxBytes));
         source = new GuardedSource(remote);
       }
-      const context = { trusted, remote, maxWindowSamples: this.options.maxWindowSamples ?? DEFAULT_MAX_WINDOW_SAMPLES };
+      // A client's URL gets a cache of its own: its tiles never serve, nor evict, anyone else's.
+      const cache = trusted ? this.tiles : new DecodedTileCache(PRIVATE_TILE_BYTES);
+      const context = { trusted, remote, maxWindowSamples: this.options.maxWindowSamples ?? DEFAULT_MAX_WINDOW_SAMPLES, tiles: { cache, namespace: cache.namespace() } };
       return await PmtilesDataset.create(href, source, this.options.encodingFor?.(href), context);
     } catch (err) {
       throw readFailure(err, remote, trusted, 'is not a readable PMTiles archive');
@@ -83,6 +93,8 @@ interface DatasetContext {
   /** The http reader behind a remote archive, holding the failure a read ran into. */
   remote: GuardedRangeReader | undefined;
   maxWindowSamples: number;
+  /** Where this open's decoded tiles are kept, and its key prefix there. */
+  tiles: { cache: DecodedTileCache; namespace: string };
 }
 
 /**
@@ -173,13 +185,7 @@ function pixelToMerc(x: number, y: number, world: number): [number, number] {
  */
 const pixelDegrees = (world: number, lat: number) => (360 / world) * Math.sqrt(Math.cos((clampLat(lat) * Math.PI) / 180));
 
-interface Tile {
-  values: Float32Array;
-}
-
 class PmtilesDataset implements RasterDataset {
-  private readonly tiles = new Map<string, Promise<Tile | undefined>>();
-
   private constructor(
     readonly info: RasterInfo,
     private readonly archive: PMTiles,
@@ -262,7 +268,7 @@ class PmtilesDataset implements RasterDataset {
         for (let i = 0; i < keys.length; i += FETCH_CONCURRENCY) {
           await Promise.all(keys.slice(i, i + FETCH_CONCURRENCY).map(async ([tx, ty]) => {
             const t = await this.tile(z, tx, ty);
-            if (t) got.set(`${tx}/${ty}`, t.values);
+            if (t) got.set(`${tx}/${ty}`, t);
           }));
         }
       } catch (err) {
@@ -290,28 +296,19 @@ class PmtilesDataset implements RasterDataset {
   }
 
   /** A decoded tile (NaN where transparent), undefined where the archive has none. */
-  private tile(z: number, x: number, y: number): Promise<Tile | undefined> {
-    const key = `${z}/${x}/${y}`;
-    let p = this.tiles.get(key);
-    if (p) {
-      this.tiles.delete(key); // re-insert: most recently used last
-    } else {
-      p = this.fetchTile(z, x, y);
-      p.catch(() => this.tiles.delete(key));
-    }
-    this.tiles.set(key, p);
-    if (this.tiles.size > TILE_CACHE) this.tiles.delete(this.tiles.keys().next().value!);
-    return p;
+  private tile(z: number, x: number, y: number): Promise<Float32Array | undefined> {
+    const { cache, namespace } = this.context.tiles;
+    return cache.get(`${namespace}/${z}/${x}/${y}`, () => this.fetchTile(z, x, y));
   }
 
-  private async fetchTile(z: number, x: number, y: number): Promise<Tile | undefined> {
+  private async fetchTile(z: number, x: number, y: number): Promise<Float32Array | undefined> {
     const res = await this.archive.getZxy(z, x, y);
     if (!res) return undefined;
     try {
       const bytes = new Uint8Array(await decompress(res.data, this.header.tileCompression));
       const img = decodePng(bytes);
       if (img.width !== this.tileSize || img.height !== this.tileSize) throw new Error(`tile is ${img.width}x${img.height}, others are ${this.tileSize}x${this.tileSize}`);
-      return { values: decodeValues(img.rgba, this.encoding) };
+      return decodeValues(img.rgba, this.encoding);
     } catch (err) {
       if (err instanceof AppError) throw err;
       throw new BadRequestError('Raster could not be read', `Tile ${z}/${x}/${y} of ${this.info.href} could not be decoded: ${(err as Error).message}`);
@@ -319,7 +316,7 @@ class PmtilesDataset implements RasterDataset {
   }
 
   async close(): Promise<void> {
-    this.tiles.clear();
+    this.context.tiles.cache.drop(this.context.tiles.namespace);
     await this.source.close?.();
   }
 }

@@ -187,6 +187,12 @@ export const configSchema = z.object({
       maxRasterWindowSamples: z.number().int().positive().default(4_194_304),
     })
     .prefault({}),
+  rasters: z
+    .object({
+      /** Bytes of decoded raster tiles kept between requests, shared by every configured raster (least recently used evicted); 0 disables. */
+      tileCacheBytes: z.number().int().min(0).default(64 * 1024 * 1024),
+    })
+    .prefault({}),
   rasterFetch: z
     .object({
       allowedSchemes: z.array(z.enum(['http', 'https', 'file'])).default(['https', 'http']),
