@@ -49,7 +49,7 @@ interface BoxCells {
 }
 
 /** 5x6 rectangle holding the projection of a lat/lon extent, as DGGAL samples it (extent5x6FromWGS84). */
-export function extent5x6(e: RadExtent, proj: SliceAndDiceProjection): { tlx: number; tly: number; brx: number; bry: number } {
+export function extent5x6(e: RadExtent, proj: Pick<SliceAndDiceProjection, 'forward'>): { tlx: number; tly: number; brx: number; bry: number } {
   const [llLat, llLon, urLat, urLon] = e;
   if (llLat < -Math.PI / 2 + 0.0001 && llLon < -Math.PI + 0.0001 && urLat > Math.PI / 2 - 0.0001 && urLon > Math.PI - 0.0001) {
     return { tlx: 0, tly: 0, brx: 5, bry: 6 };
