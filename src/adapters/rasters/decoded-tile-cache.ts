@@ -76,17 +76,22 @@ export class DecodedTileCache {
     this.loading.set(key, p);
     p.then(
       (value) => {
+        // Kept only while still wanted: its dataset may have been closed (dropped) meanwhile.
+        if (this.loading.get(key) !== p) return;
         this.loading.delete(key);
         this.store(key, value);
       },
-      () => this.loading.delete(key),
+      () => {
+        if (this.loading.get(key) === p) this.loading.delete(key);
+      },
     );
     return p;
   }
 
-  /** Forgets every tile of a namespace (its dataset was closed). */
+  /** Forgets every tile of a namespace (its dataset was closed), and keeps none of its decodes still in flight. */
   drop(namespace: string): void {
     const prefix = `${namespace}/`;
+    for (const key of this.loading.keys()) if (key.startsWith(prefix)) this.loading.delete(key);
     for (const [key, entry] of this.entries) {
       if (!key.startsWith(prefix)) continue;
       this.entries.delete(key);

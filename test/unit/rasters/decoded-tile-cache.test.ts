@@ -143,6 +143,19 @@ describe('DecodedTileCache (decoded raster tiles, LRU by bytes)', () => {
     expect(cache.bytes).to.equal(20 + OVERHEAD);
   });
 
+  it('keeps nothing a dropped namespace was still decoding', async () => {
+    const cache = new DecodedTileCache(1 << 20);
+    const ns = cache.namespace();
+    const gate = deferred<ArrayBuffer>();
+    const read = cache.get(`${ns}/0/0/0`, () => gate.promise);
+    cache.drop(ns);
+    gate.resolve(new ArrayBuffer(10));
+    expect(await read).to.be.instanceOf(ArrayBuffer);
+    await settle();
+    expect(cache.size).to.equal(0);
+    expect(cache.bytes).to.equal(0);
+  });
+
   it('refuses a bound that is not a whole number of bytes >= 0', () => {
     expect(() => new DecodedTileCache(-1)).to.throw(RangeError);
     expect(() => new DecodedTileCache(1.5)).to.throw(RangeError);
