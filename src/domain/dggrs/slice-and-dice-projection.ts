@@ -4,9 +4,10 @@
  * is cut into six right triangles (edge midpoint M, vertex V, face centre F); great circles through the
  * "radial" corner map to straight lines, areas along the opposite edge are preserved exactly.
  *
- * The radial corner selects the projection: V gives IVEA (vertex-oriented), F gives ISEA (Snyder 1992).
- * Everything else (face search, sixths, formulas) is shared, which is why both grids give the same 5x6
- * zone layout with different geodetic coordinates.
+ * The radial corner selects the projection: V gives IVEA (vertex-oriented), F gives ISEA (Snyder 1992), M
+ * gives RTEA (Snyder's construction on the rhombic triacontahedron, whose 30 face centres are the edge
+ * midpoints). Everything else (face search, sixths, formulas) is shared, which is why the three grids give
+ * the same 5x6 zone layout with different geodetic coordinates.
  */
 import { authalicToGeodetic, geodeticToAuthalic } from './authalic-latitude.js';
 import { FACES, ICO_VERTICES, ORIENTATION_LON_DEG, SIXTH_VERTEX_CORNER, type Vec3 } from './icosahedron.js';
@@ -23,7 +24,7 @@ const FACE_EARLY_ACCEPT = 0.934172358962715696451118623548;
 const THIRD_EARLY_ACCEPT = 0.98026681342269326;
 const SIXTH_EARLY_ACCEPT = 0.98291604265245856;
 
-export type RadialVertex = 'ivea' | 'isea';
+export type RadialVertex = 'ivea' | 'isea' | 'rtea';
 
 export interface GeoResult {
   lat: number;
@@ -42,17 +43,28 @@ interface Sixth {
   bIsA: boolean;
 }
 
-function sixthOf(face: (typeof FACES)[number], subTri: number, isIvea: boolean): Sixth {
+function sixthOf(face: (typeof FACES)[number], subTri: number, radial: RadialVertex): Sixth {
   const t = subTri >> 1;
   const corner = SIXTH_VERTEX_CORNER[subTri]!;
   const M = face.mid3D[t]!, PM = face.mid56[t]!;
   const V = face.v[corner]!, PV = face.p[corner]!;
   const F = face.centroid, PF = face.center56;
   const flip = subTri === 0 || subTri === 3 || subTri === 4;
-  const bIsA = isIvea !== flip;
-  if (isIvea) return bIsA ? { A: V, PA: PV, B: M, PB: PM, C: F, PC: PF, bIsA } : { A: V, PA: PV, B: F, PB: PF, C: M, PC: PM, bIsA };
+  const bIsA = (radial === 'ivea') !== flip;
+  if (radial === 'ivea') return bIsA ? { A: V, PA: PV, B: M, PB: PM, C: F, PC: PF, bIsA } : { A: V, PA: PV, B: F, PB: PF, C: M, PC: PM, bIsA };
+  if (radial === 'rtea') return bIsA ? { A: M, PA: PM, B: V, PB: PV, C: F, PC: PF, bIsA } : { A: M, PA: PM, B: F, PB: PF, C: V, PC: PV, bIsA };
   return bIsA ? { A: F, PA: PF, B: M, PB: PM, C: V, PC: PV, bIsA } : { A: F, PA: PF, B: V, PB: PV, C: M, PC: PM, bIsA };
 }
+
+/**
+ * DGGAL's arcs AB, AC, BC for each radial corner, as (M, V, F) arcs: the inverse's dot products
+ * A.B, B.C, C.A are these cosines, in an order that depends on bIsA.
+ */
+const ARCS: Record<RadialVertex, { ab: 'mv' | 'mf'; ac: 'mv' | 'mf' | 'vf'; bc: 'vf' | 'mf' }> = {
+  ivea: { ab: 'mv', ac: 'mf', bc: 'vf' },
+  isea: { ab: 'mf', ac: 'mv', bc: 'vf' },
+  rtea: { ab: 'mv', ac: 'vf', bc: 'mf' },
+};
 
 export class SliceAndDiceProjection {
   readonly isIvea: boolean;
@@ -65,17 +77,13 @@ export class SliceAndDiceProjection {
 
   constructor(radial: RadialVertex) {
     this.isIvea = radial === 'ivea';
-    const mv = Math.atan(1 / PHI);
-    const mf = Math.acos(Math.sqrt((PHI + 1) / 3));
-    const vf = Math.atan(2 / (PHI * PHI));
-    // Arc names follow DGGAL's (A, B, C) = (M, V, F) for IVEA and (M, F, V) for ISEA.
-    const ab = this.isIvea ? mv : mf;
-    const ac = this.isIvea ? mf : mv;
-    this.cosAB = Math.cos(ab);
-    this.cosAC = Math.cos(ac);
-    this.sinAC = Math.sin(ac);
-    this.cosBC = Math.cos(vf);
-    this.sixths = FACES.map((face) => [0, 1, 2, 3, 4, 5].map((subTri) => sixthOf(face, subTri, this.isIvea)));
+    const arcs = { mv: Math.atan(1 / PHI), mf: Math.acos(Math.sqrt((PHI + 1) / 3)), vf: Math.atan(2 / (PHI * PHI)) };
+    const names = ARCS[radial];
+    this.cosAB = Math.cos(arcs[names.ab]);
+    this.cosAC = Math.cos(arcs[names.ac]);
+    this.sinAC = Math.sin(arcs[names.ac]);
+    this.cosBC = Math.cos(arcs[names.bc]);
+    this.sixths = FACES.map((face) => [0, 1, 2, 3, 4, 5].map((subTri) => sixthOf(face, subTri, radial)));
   }
 
   /**

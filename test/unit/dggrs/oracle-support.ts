@@ -4,9 +4,11 @@ import path from 'node:path';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 export const oracleDir = path.resolve(repoRoot, '../shared/oracle/dggal');
+/** DGGAL answers committed with the tests (grids the shared oracle does not cover). */
+export const fixturesDir = path.resolve(repoRoot, 'test/fixtures/dggal');
 
-export function readJsonl<T = Record<string, unknown>>(name: string): T[] {
-  return fs.readFileSync(path.join(oracleDir, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
+export function readJsonl<T = Record<string, unknown>>(name: string, dir = oracleDir): T[] {
+  return fs.readFileSync(path.join(dir, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
 }
 
 export const DEG = Math.PI / 180;
