@@ -16,6 +16,9 @@ import { GeoTiffRasterReader } from '../../../src/adapters/rasters/geotiff-raste
 import { PmtilesRasterReader } from '../../../src/adapters/rasters/pmtiles-raster-reader.js';
 import type { FetchPolicy } from '../../../src/adapters/rasters/url-guard.js';
 import { writeLinearFieldPmtiles } from '../../support/pmtiles-writer.js';
+import { parseConfig } from '../../../src/app/config/load-config.js';
+import { buildContainer } from '../../../src/app/container.js';
+import { TOKENS } from '../../../src/app/tokens.js';
 import { REPO_ROOT } from '../../support/test-server.js';
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/rasters');
@@ -175,5 +178,26 @@ describe('decoded-tile cache in the raster readers', () => {
     expectIdentical(await readAll(tif, LINEAR, true, [1]), a);
     expectIdentical(await readAll(pm, archive, true, [1]), b);
     expect(cache.stats.misses).to.equal(misses);
+  });
+
+  describe('rasters.tileCacheBytes', () => {
+    /** Decodes of a second identical read through the app's own RasterReader, built from config. */
+    async function decodesOfRepeat(rasters: unknown): Promise<number> {
+      const config = parseConfig({ datastore: { kind: 'sqlite', file: ':memory:' }, ...(rasters === undefined ? {} : { rasters }) });
+      const reader = buildContainer(config).get<RasterReader>(TOKENS.RasterReader);
+      await readAll(reader, LINEAR, true, [1]);
+      return countDecodes(async () => { await readAll(reader, LINEAR, true, [1]); });
+    }
+
+    it('caches by default (64 MiB) and decodes every read at 0', async () => {
+      expect(parseConfig({}).rasters.tileCacheBytes).to.equal(64 * 1024 * 1024);
+      expect(await decodesOfRepeat(undefined)).to.equal(0);
+      expect(await decodesOfRepeat({ tileCacheBytes: 0 })).to.be.greaterThan(0);
+    });
+
+    it('refuses a negative or fractional bound', () => {
+      expect(() => parseConfig({ rasters: { tileCacheBytes: -1 } })).to.throw(/rasters\.tileCacheBytes/);
+      expect(() => parseConfig({ rasters: { tileCacheBytes: 0.5 } })).to.throw(/rasters\.tileCacheBytes/);
+    });
   });
 });
