@@ -1,4 +1,9 @@
 import type { Dggrs } from './dggrs.js';
+import { createHealpix } from './healpix-grid.js';
+import { createRhealpix } from './rhealpix-grid.js';
 
-/** The healpix family's grids by id (filled in as each grid is built and held to its DGGAL oracle). */
-export const HEALPIX_GRIDS: Record<string, () => Dggrs> = {};
+/** The healpix family's grids by id (DGGAL's ids), each held to its DGGAL oracle. */
+export const HEALPIX_GRIDS: Record<string, () => Dggrs> = {
+  rHEALPix: createRhealpix,
+  HEALPix: createHealpix,
+};
