@@ -7,7 +7,7 @@ import type { BBox, LonLat } from './dggrs.js';
 import type { RadExtent } from './box-cover.js';
 import { boxExtent, descend, type CellRect, type SquareTree } from './cell-rect-selection.js';
 import { healpixForward, healpixInverse, type GeoRad, type PlanePoint } from './healpix-projection.js';
-import { SquareCellGrid } from './square-cell-grid.js';
+import { OutlineLonRange, SquareCellGrid } from './square-cell-grid.js';
 
 const PI = Math.PI;
 const HALF_PI = PI / 2;
@@ -141,7 +141,7 @@ export class HealpixGrid extends SquareCellGrid<HpZone> implements SquareTree<Hp
     const cg: GeoRad = { lat: 0, lon: 0 };
     const c = this.planeCentroid(z);
     healpixInverse(c.x, c.y, cg);
-    let maxDLon = -99999, minDLon = 99999, urLon = -Number.MAX_VALUE, llLon = Number.MAX_VALUE;
+    const range = new OutlineLonRange(cg.lon);
     const g: GeoRad = { lat: 0, lon: 0 };
     for (let i = 0; i < 4; i++) {
       const p = dp[i]!, np = dp[i === 3 ? 0 : i + 1]!;
@@ -151,12 +151,7 @@ export class HealpixGrid extends SquareCellGrid<HpZone> implements SquareTree<Hp
         let iy = p.y + (dy * j) / ANCHORS;
         if (!healpixInverse(ix, iy, g)) continue;
         const lat = g.lat;
-        let lon = g.lon;
-        let dLon = lon - cg.lon;
-        if (dLon > PI) { dLon -= 2 * PI; lon -= 2 * PI; }
-        if (dLon < -PI) { dLon += 2 * PI; lon += 2 * PI; }
-        if (dLon > maxDLon) { maxDLon = dLon; urLon = lon; }
-        if (dLon < minDLon) { minDLon = dLon; llLon = lon; }
+        let lon = range.add(g.lon);
         const prev = out[out.length - 1];
         if (Math.abs(lat) > HALF_PI - 0.1 && prev && Math.abs(lon - prev.lon) > PI / 6) {
           iy -= sgn(iy) * 1e-11;
@@ -168,12 +163,7 @@ export class HealpixGrid extends SquareCellGrid<HpZone> implements SquareTree<Hp
         out.push({ lat, lon });
       }
     }
-    if (Math.abs(llLon + PI) < 1e-9) urLon = PI;
-    if (Math.abs(urLon - PI) < 1e-9) llLon = -PI;
-    for (const p of out) {
-      if (p.lon > urLon + 1e-11) p.lon -= 2 * PI;
-      else if (p.lon < llLon - 1e-11) p.lon += 2 * PI;
-    }
+    range.settle(out);
     return out;
   }
 
@@ -183,7 +173,7 @@ export class HealpixGrid extends SquareCellGrid<HpZone> implements SquareTree<Hp
   }
 
   /** The corners, a corner on a pole drawn as two points along the pole (its longitude means nothing). */
-  protected plainOutline(z: HpZone): LonLat[] {
+  protected override plainOutline(z: HpZone): LonLat[] {
     const pts = super.plainOutline(z);
     const out: LonLat[] = [];
     pts.forEach((p, i) => {

@@ -7,7 +7,7 @@ import type { BBox } from './dggrs.js';
 import { extentsIntersect, type RadExtent } from './box-cover.js';
 import { boxExtent, descend, disjointUnion, type CellRect, type SquareTree } from './cell-rect-selection.js';
 import { CAP_EDGE_LAT, rhealpixForward, rhealpixInverse, rhealpixPolarSection, type GeoRad, type PlanePoint } from './healpix-projection.js';
-import { SquareCellGrid } from './square-cell-grid.js';
+import { OutlineLonRange, SquareCellGrid } from './square-cell-grid.js';
 
 const PI = Math.PI;
 const HALF_PI = PI / 2;
@@ -162,7 +162,7 @@ export class RhealpixGrid extends SquareCellGrid<RhpZone> implements SquareTree<
     const cg: GeoRad = { lat: 0, lon: 0 };
     const c = this.planeCentroid(z);
     rhealpixInverse(c.x, c.y, cg);
-    let maxDLon = -99999, minDLon = 99999, urLon = -Number.MAX_VALUE, llLon = Number.MAX_VALUE;
+    const range = new OutlineLonRange(cg.lon);
     const g: GeoRad = { lat: 0, lon: 0 };
     for (let i = 0; i < 4; i++) {
       const p = dp[i]!, np = dp[i === 3 ? 0 : i + 1]!;
@@ -173,12 +173,7 @@ export class RhealpixGrid extends SquareCellGrid<RhpZone> implements SquareTree<
         const nps = rhealpixPolarSection(p.x + (dx * (j + 1)) / ANCHORS, p.y + (dy * (j + 1)) / ANCHORS);
         const crossing = north ? ps === 3 && nps === 0 : ps === 0 && nps === 3;
         if (!rhealpixInverse(ix, iy, g)) continue;
-        let lon = g.lon;
-        let dLon = lon - cg.lon;
-        if (dLon > PI) { dLon -= 2 * PI; lon -= 2 * PI; }
-        if (dLon < -PI) { dLon += 2 * PI; lon += 2 * PI; }
-        if (dLon > maxDLon) { maxDLon = dLon; urLon = lon; }
-        if (dLon < minDLon) { minDLon = dLon; llLon = lon; }
+        const lon = range.add(g.lon);
         out.push({ lat: g.lat, lon, inserted: false });
         if (crossing && south) {
           if (Math.abs(lon + PI) > 1e-9) out.push({ lat: g.lat, lon: -PI, inserted: true });
@@ -192,12 +187,7 @@ export class RhealpixGrid extends SquareCellGrid<RhpZone> implements SquareTree<
         }
       }
     }
-    if (Math.abs(llLon + PI) < 1e-9) urLon = PI;
-    if (Math.abs(urLon - PI) < 1e-9) llLon = -PI;
-    for (const p of out) {
-      if (p.lon > urLon + 1e-11) p.lon -= 2 * PI;
-      else if (p.lon < llLon - 1e-11) p.lon += 2 * PI;
-    }
+    range.settle(out);
     return out;
   }
 

@@ -248,3 +248,35 @@ function greatCircle(lat1: number, lon1: number, lat2: number, lon2: number): nu
   const s = Math.sin((lat2 - lat1) / 2) ** 2 + Math.cos(lat1) * Math.cos(lat2) * Math.sin((lon2 - lon1) / 2) ** 2;
   return 2 * Math.asin(Math.min(1, Math.sqrt(s)));
 }
+
+/**
+ * DGGAL's longitude bookkeeping of a refined outline: each point's longitude taken within half a turn
+ * of the centroid's, the westmost and eastmost remembered, then every point brought inside that range.
+ */
+export class OutlineLonRange {
+  private maxD = -99999;
+  private minD = 99999;
+  private ur = -Number.MAX_VALUE;
+  private ll = Number.MAX_VALUE;
+
+  constructor(private readonly centroidLon: number) {}
+
+  add(lonIn: number): number {
+    let lon = lonIn;
+    let d = lon - this.centroidLon;
+    if (d > Math.PI) { d -= 2 * Math.PI; lon -= 2 * Math.PI; }
+    if (d < -Math.PI) { d += 2 * Math.PI; lon += 2 * Math.PI; }
+    if (d > this.maxD) { this.maxD = d; this.ur = lon; }
+    if (d < this.minD) { this.minD = d; this.ll = lon; }
+    return lon;
+  }
+
+  settle(pts: GeoRad[]): void {
+    if (Math.abs(this.ll + Math.PI) < 1e-9) this.ur = Math.PI;
+    if (Math.abs(this.ur - Math.PI) < 1e-9) this.ll = -Math.PI;
+    for (const p of pts) {
+      if (p.lon > this.ur + 1e-11) p.lon -= 2 * Math.PI;
+      else if (p.lon < this.ll - 1e-11) p.lon += 2 * Math.PI;
+    }
+  }
+}
