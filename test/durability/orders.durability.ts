@@ -75,7 +75,7 @@ function writeConfig(dir: string, port: number, extra: Json): string {
     file,
     JSON.stringify({
       ...base,
-      server: { host: '127.0.0.1', port, logLevel: 'warn' },
+      server: { host: '127.0.0.1', port, logLevel: process.env.DURABILITY_LOG_LEVEL ?? 'warn' },
       ...extra,
       orders: { resultsRoot: path.join(dir, 'results'), maxOpenOrders: 100_000, maxAttempts: 10, retryDelaySeconds: 1, concurrency: 2, ...extra.orders },
     }),
@@ -222,8 +222,10 @@ describe('durability: kill -9 at random moments, restart, nothing lost or done t
         const { default: knex } = await import('knex');
         const db = knex({ client: 'pg', connection: pg.url });
         try {
-          const rows = await db.raw(`SELECT id, state, retry_count, started_on, heartbeat_on, heartbeat_seconds, completed_on, output FROM ??.job WHERE (data->>'jobId')::int = ANY(?)`, [pg.schema, ids]);
-          return `pg-boss: ${JSON.stringify(rows.rows)}\nworkers:\n${workers.map((w) => w.log.slice(-3000)).join('\n----\n')}`;
+          const rows = await db.raw(`SELECT id, state, retry_count, start_after, created_on, blocked, policy, singleton_key, started_on, heartbeat_on, heartbeat_seconds, completed_on, output, now() AS db_now FROM ??.job WHERE (data->>'jobId')::int = ANY(?)`, [pg.schema, ids]);
+          const queues = await db.raw(`SELECT * FROM ??.queue`, [pg.schema]);
+          const sessions = await db.raw(`SELECT pid, application_name, state, wait_event_type, wait_event, now() - state_change AS for, left(query, 200) AS query FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+          return `pg-boss: ${JSON.stringify(rows.rows)}\nqueues: ${JSON.stringify(queues.rows)}\nsessions: ${JSON.stringify(sessions.rows)}\nworkers:\n${workers.map((w) => w.log.slice(-3000)).join('\n----\n')}`;
         } finally {
           await db.destroy();
         }
