@@ -1,4 +1,7 @@
 import type { Dggrs } from './dggrs.js';
+import { GnosisGlobalGrid } from './gnosis-grid.js';
 
-/** The gnosis family's grids by id (filled in as each grid is built and held to its DGGAL oracle). */
-export const GNOSIS_GRIDS: Record<string, () => Dggrs> = {};
+/** The gnosis family's grids by id (DGGAL's DGGRS ids), each held to its DGGAL oracle. */
+export const GNOSIS_GRIDS: Record<string, () => Dggrs> = {
+  GNOSISGlobalGrid: () => new GnosisGlobalGrid(),
+};
