@@ -4,16 +4,17 @@
  * projection of the net. ISEA9R, IVEA9R, ISEA4R and IVEA4R are instances; other projections of the same
  * net (RTEA) build theirs through `createRhombicGrid`.
  */
-import { runToEnd, type BBox, type Dggrs, type GridLevelInfo, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from './dggrs.js';
-import { boxList } from './box-cover.js';
-import { InvalidZoneIdError } from './i7h-grid.js';
-import { RhombicBoxZones } from './rhombic-box-zones.js';
-import { rhombicCentroidGeo, rhombicForward, rhombicExtentRadians, rhombicRefinedGeo, type RhombicProjection } from './rhombic-outline.js';
+import type { BBox, LonLat } from './dggrs.js';
+import type { RadExtent } from './box-cover.js';
+import type { CellRect } from './cell-rect-selection.js';
+import type { GeoRad, PlanePoint } from './healpix-projection.js';
+import { rhombicBoxRects } from './rhombic-box-zones.js';
+import { rhombicExtentRadians, rhombicForward, rhombicRefinedGeo, type RhombicProjection } from './rhombic-outline.js';
 import {
-  LATTICE_4R, LATTICE_9R, parseRhombicId, rhombicAt, rhombicChildren, rhombicCorners5x6, rhombicId, rhombicNeighbours,
-  rhombicParent, rhombicSubSquares, rhombicToUint64, rhombicZoneCount, type RhombicLattice, type RhombicZone,
+  LATTICE_4R, LATTICE_9R, parseRhombicId, rhombicAt, rhombicCentroid5x6, rhombicChildren, rhombicCorners5x6, rhombicId,
+  rhombicNeighbours, rhombicParent, rhombicSubSquare, rhombicToUint64, type RhombicLattice, type RhombicZone,
 } from './rhombic-zone.js';
-import { EARTH_AREA } from './wgs84.js';
+import { SquareCellGrid } from './square-cell-grid.js';
 
 const DEG = Math.PI / 180;
 const RAD = 180 / Math.PI;
@@ -28,64 +29,54 @@ export interface RhombicGridOptions {
   aperture: 4 | 9;
 }
 
-export class RhombicGrid implements Dggrs {
-  readonly id: string;
-  readonly title: string;
-  readonly description: string;
-  readonly uri: string;
-  readonly crs = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
-  /** 7,290 (9R level 3) or 10,240 (4R level 5) zones: about the zone count of the other grids' default level. */
-  readonly defaultLevel: number;
-  /** DGGAL's ~64K sub-zones depth (its `info`): 5 for 9R (59,049), 8 for 4R (65,536). */
-  readonly defaultDepth: number;
-  readonly maxRefinementLevel: number;
-  /**
-   * 9^7 = 4,782,969 or 4^11 = 4,194,304 sub-zones per zone: the other grids' bound in size (DGGAL itself
-   * goes to 8 and 14, where its sub-zone lists reach 2^32 bytes).
-   */
-  readonly maxRelativeDepth: number;
-  readonly zoneIdForm: string;
+export class RhombicGrid extends SquareCellGrid<RhombicZone> {
   /** Keys are row * 5p + col: below 2^53 up to level 15 (9R) or 24 (4R). */
   readonly maxZoneKeyLevel: number;
   private readonly lat: RhombicLattice;
   private readonly proj: RhombicProjection;
   private readonly xy = new Float64Array(2);
+  private readonly deg = { lat: 0, lon: 0 };
 
   constructor(opts: RhombicGridOptions) {
-    this.id = opts.id;
-    this.title = opts.title;
-    this.description = opts.description;
-    this.uri = opts.uri;
-    this.proj = opts.projection;
     const nine = opts.aperture === 9;
-    this.lat = nine ? LATTICE_9R : LATTICE_4R;
-    this.defaultLevel = nine ? 3 : 5;
-    this.defaultDepth = nine ? 5 : 8;
-    this.maxRefinementLevel = this.lat.maxLevel;
-    this.maxRelativeDepth = nine ? 7 : 11;
+    const lat = nine ? LATTICE_9R : LATTICE_4R;
+    super({
+      id: opts.id,
+      title: opts.title,
+      description: opts.description,
+      uri: opts.uri,
+      side: lat.side,
+      rootCount: 10,
+      maxLevel: lat.maxLevel,
+      // 7,290 (9R level 3) or 10,240 (4R level 5) zones: about the zone count of the other grids' default level.
+      defaultLevel: nine ? 3 : 5,
+      // DGGAL's ~64K sub-zones depth (its `info`): 5 for 9R (59,049), 8 for 4R (65,536).
+      defaultDepth: nine ? 5 : 8,
+      // 9^7 = 4,782,969 or 4^11 = 4,194,304 sub-zones per zone: the other grids' bound in size (DGGAL's own
+      // getMaxDepth goes to 8 and 14, where its sub-zone lists reach 2^32 bytes).
+      maxRelativeDepth: nine ? 7 : 11,
+      zoneIdForm: `{L}{R}-{I}: level letter A..${String.fromCharCode(65 + lat.maxLevel)}, root rhombus 0-9, uppercase hex index of the square in its rhombus, row-major (like ${nine ? 'C4-17' : 'D4-2A'})`,
+    });
+    this.lat = lat;
+    this.proj = opts.projection;
     this.maxZoneKeyLevel = nine ? 15 : 24;
-    const last = String.fromCharCode(65 + this.lat.maxLevel);
-    this.zoneIdForm = `{L}{R}-{I}: level letter A..${last}, root rhombus 0-9, uppercase hex index of the square in its rhombus (like ${nine ? 'C4-17' : 'D4-2A'})`;
   }
 
-  private zone(zoneId: string): RhombicZone {
-    const z = parseRhombicId(this.lat, zoneId);
-    if (!z) throw new InvalidZoneIdError(zoneId);
-    return z;
+  protected parse(id: string): RhombicZone | null {
+    return parseRhombicId(this.lat, id);
   }
 
-  private id_ = (z: RhombicZone): string => rhombicId(this.lat, z);
-
-  isValidZone(zoneId: string): boolean {
-    return parseRhombicId(this.lat, zoneId) !== null;
+  protected format(z: RhombicZone): string {
+    return rhombicId(this.lat, z);
   }
 
-  zoneLevel(zoneId: string): number {
-    return this.zone(zoneId).level;
+  protected levelOf(z: RhombicZone): number {
+    return z.level;
   }
 
-  private checkLevel(level: number): void {
-    if (!Number.isInteger(level) || level < 0 || level > this.lat.maxLevel) throw new RangeError(`Level out of range: ${level}`);
+  /** Radians in, as the base class asks; zoneFromPoint itself works in degrees to keep DGGAL's last bits. */
+  protected fromPoint(lat: number, lon: number, level: number): RhombicZone | null {
+    return this.locate(lon * RAD, lat * RAD, level);
   }
 
   private locate(lon: number, lat: number, level: number): RhombicZone | null {
@@ -95,10 +86,10 @@ export class RhombicGrid implements Dggrs {
     return rhombicAt(this.lat, level, this.xy[0]!, this.xy[1]!);
   }
 
-  zoneFromPoint(lon: number, lat: number, level: number): string {
+  override zoneFromPoint(lon: number, lat: number, level: number): string {
     const z = this.locate(lon, lat, level);
     if (!z) throw new RangeError(`No zone at level ${level} for ${lon},${lat}`);
-    return this.id_(z);
+    return this.format(z);
   }
 
   zoneKeyFromPoint(lon: number, lat: number, level: number): number {
@@ -110,52 +101,41 @@ export class RhombicGrid implements Dggrs {
   zoneIdFromKey(key: number, level: number): string {
     const cols = 5 * this.lat.pow[level]!;
     const row = Math.floor(key / cols);
-    return this.id_({ level, row, col: key - row * cols });
+    return this.format({ level, row, col: key - row * cols });
   }
 
-  describeZone(zoneId: string): ZoneDescription {
-    const z = this.zone(zoneId);
-    const c = rhombicCentroidGeo(this.lat, z, this.proj);
-    const e = rhombicExtentRadians(this.lat, z, this.proj);
-    return {
-      id: zoneId,
-      level: z.level,
-      shape: 'square',
-      edgeCount: 4,
-      centroid: [c.lon, c.lat],
-      vertices: this.corners(z, true),
-      areaMetersSquare: this.areaOf(z.level),
-      bbox: [e[1] * RAD, e[0] * RAD, e[3] * RAD, e[2] * RAD],
-    };
+  protected planeCentroid(z: RhombicZone): PlanePoint {
+    return rhombicCentroid5x6(this.lat, z);
   }
 
-  /** The four corners in DGGAL's order, as DGGAL projects them (poles snapped unless `snapPoles` is false). */
-  private corners(z: RhombicZone, snapPoles: boolean): LonLat[] {
-    const g = { lat: 0, lon: 0 };
-    return rhombicCorners5x6(this.lat, z).map((v) => {
-      this.proj.inverse(v.x, v.y, false, g, snapPoles);
-      return [g.lon, g.lat] as LonLat;
-    });
+  protected planeCorners(z: RhombicZone): PlanePoint[] {
+    return rhombicCorners5x6(this.lat, z);
   }
 
-  /** DGGAL's 64-bit id: level << 59 | row << 30 | col. */
-  zoneToUint64(zoneId: string): bigint {
-    return rhombicToUint64(this.zone(zoneId));
+  /** The net point in geodetic radians (DGGAL asks every rhombic point with oddGrid false). */
+  protected inverse(x: number, y: number, g: GeoRad): boolean {
+    if (!this.proj.inverse(x, y, false, this.deg)) return false;
+    g.lat = this.deg.lat * DEG;
+    g.lon = this.deg.lon * DEG;
+    return true;
   }
 
-  zoneArea(zoneId: string): number {
-    return this.areaOf(this.zone(zoneId).level);
+  extent(z: RhombicZone): RadExtent {
+    return rhombicExtentRadians(this.lat, z, this.proj);
   }
 
-  /** Every zone of a level has the same area (DGGAL's equal-area rule). */
-  private areaOf(level: number): number {
-    return EARTH_AREA / rhombicZoneCount(this.lat, level);
+  refinedRadians(z: RhombicZone): GeoRad[] {
+    return rhombicRefinedGeo(this.lat, z, this.proj).map((p) => ({ lat: p.lat * DEG, lon: p.lon * DEG }));
   }
 
-  zoneOutline(zoneId: string, refined: boolean): LonLat[] {
+  /**
+   * DGGAL's outline as it writes it (longitudes unwrapped around the centroid, the pole line followed). Deep
+   * zones at a pole fall back to each point's own position: DGGAL's pole snap (1e-8 in the net) can put
+   * every corner on the pole itself.
+   */
+  override zoneOutline(zoneId: string, refined: boolean): LonLat[] {
     const z = this.zone(zoneId);
     let ring = this.ring(z, refined, true);
-    // Deep zones at a pole: DGGAL's pole snap (1e-8 in the net) can put every corner on the pole itself.
     if (new Set(ring.map(([lon, lat]) => `${lon},${lat}`)).size < 3) ring = this.ring(z, refined, false);
     ring.push([ring[0]![0], ring[0]![1]]);
     return ring;
@@ -163,7 +143,10 @@ export class RhombicGrid implements Dggrs {
 
   private ring(z: RhombicZone, refined: boolean, snapPoles: boolean): LonLat[] {
     if (refined) return rhombicRefinedGeo(this.lat, z, this.proj, snapPoles).map((p) => [p.lon, p.lat] as LonLat);
-    const ring = this.corners(z, snapPoles);
+    const ring = this.planeCorners(z).map((v) => {
+      this.proj.inverse(v.x, v.y, false, this.deg, snapPoles);
+      return [this.deg.lon, this.deg.lat] as LonLat;
+    });
     // Keep the ring continuous across the antimeridian, like the refined outline.
     for (let i = 1; i < ring.length; i++) {
       const prev = ring[i - 1]![0];
@@ -175,59 +158,33 @@ export class RhombicGrid implements Dggrs {
     return ring;
   }
 
-  parents(zoneId: string): string[] {
-    const p = rhombicParent(this.lat, this.zone(zoneId));
-    return p ? [this.id_(p)] : [];
+  protected parentOf(z: RhombicZone): RhombicZone | null {
+    return rhombicParent(this.lat, z);
   }
 
-  /** Children in DGGAL's order (row-major in the square; a square has no centroid child listed first). */
-  children(zoneId: string): string[] {
-    const z = this.zone(zoneId);
-    return z.level < this.lat.maxLevel ? rhombicChildren(this.lat, z).map(this.id_) : [];
+  /** Children in DGGAL's order: row-major in the square (DGGAL lists no centroid child first). */
+  protected childrenOf(z: RhombicZone): RhombicZone[] {
+    return rhombicChildren(this.lat, z);
   }
 
-  neighbours(zoneId: string): string[] {
-    return rhombicNeighbours(this.lat, this.zone(zoneId)).map(this.id_);
+  protected neighboursOf(z: RhombicZone): RhombicZone[] {
+    return rhombicNeighbours(this.lat, z);
   }
 
-  private checkDepth(z: RhombicZone, d: number): void {
-    if (!Number.isInteger(d) || d < 0 || z.level + d > this.lat.maxLevel) throw new RangeError(`Relative depth out of range: ${d}`);
+  protected subZoneAt(z: RhombicZone, depth: number, i: number): RhombicZone {
+    return rhombicSubSquare(this.lat, z, depth, i);
   }
 
-  subZones(zoneId: string, relativeDepth: number, page?: Page): string[] {
-    const z = this.zone(zoneId);
-    this.checkDepth(z, relativeDepth);
-    return rhombicSubSquares(this.lat, z, relativeDepth, page?.offset ?? 0, page?.limit ?? Infinity).map(this.id_);
+  protected toUint64(z: RhombicZone): bigint {
+    return rhombicToUint64(z);
   }
 
-  subZoneCount(zoneId: string, relativeDepth: number): number {
-    this.checkDepth(this.zone(zoneId), relativeDepth);
-    return this.lat.side ** (2 * relativeDepth);
+  protected boxRects(level: number, boxes: readonly BBox[]): Generator<void, CellRect[], void> {
+    return rhombicBoxRects(this.lat, level, boxes, this.proj);
   }
 
-  selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {
-    this.checkLevel(level);
-    return new RhombicBoxZones(this.lat, level, boxList(bbox), this.proj);
-  }
-
-  zonesInBBox(level: number, bbox: BBox): string[] {
-    return runToEnd(this.selectZonesInBBox(level, bbox).page({ offset: 0, limit: Infinity }));
-  }
-
-  estimateZonesInBBox(level: number, bbox: BBox): number {
-    const [minLon, minLat, maxLon, maxLat] = bbox;
-    const dLon = (maxLon >= minLon ? maxLon - minLon : maxLon + 360 - minLon) * DEG;
-    const band = Math.abs(Math.sin(maxLat * DEG) - Math.sin(minLat * DEG));
-    // Spherical box area over zone area, plus a margin of zones straddling the box edges.
-    const fraction = (dLon * band) / (4 * Math.PI);
-    const total = rhombicZoneCount(this.lat, Math.min(Math.max(level, 0), this.lat.maxLevel));
-    const perimeterZones = 4 * Math.sqrt(Math.max(fraction, 0) * total) + 12;
-    return Math.min(total, Math.ceil(fraction * total * 1.1 + perimeterZones));
-  }
-
-  levelInfo(level: number): GridLevelInfo {
-    this.checkLevel(level);
-    return { level, zoneCount: rhombicZoneCount(this.lat, level), zoneAreaMetersSquare: this.areaOf(level) };
+  protected cellName(level: number, row: number, col: number): string {
+    return this.format({ level, row, col });
   }
 }
 

@@ -109,22 +109,14 @@ export function rhombicParent(lat: RhombicLattice, z: RhombicZone): RhombicZone 
 
 /** Children row-major (DGGAL's order; a square has no centroid child, the first is its top-left one). */
 export function rhombicChildren(lat: RhombicLattice, z: RhombicZone): RhombicZone[] {
-  return rhombicSubSquares(lat, z, 1, 0, lat.side * lat.side);
+  return Array.from({ length: lat.side * lat.side }, (_, i) => rhombicSubSquare(lat, z, 1, i));
 }
 
-/**
- * Sub-zones `depth` levels down in DGGAL's sub-zone order (row-major in the parent's square), positions
- * offset .. offset + limit - 1 only.
- */
-export function rhombicSubSquares(lat: RhombicLattice, z: RhombicZone, depth: number, offset: number, limit: number): RhombicZone[] {
+/** Sub-zone `i`, `depth` levels down, of DGGAL's sub-zone order (row-major in the parent's square). */
+export function rhombicSubSquare(lat: RhombicLattice, z: RhombicZone, depth: number, i: number): RhombicZone {
   const s = lat.side ** depth;
-  const end = Math.min(s * s, offset + limit);
-  const out: RhombicZone[] = [];
-  for (let i = offset; i < end; i++) {
-    const y = Math.floor(i / s);
-    out.push({ level: z.level + depth, row: z.row * s + y, col: z.col * s + (i - y * s) });
-  }
-  return out;
+  const y = Math.floor(i / s);
+  return { level: z.level + depth, row: z.row * s + y, col: z.col * s + (i - y * s) };
 }
 
 /**
