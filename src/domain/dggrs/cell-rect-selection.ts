@@ -140,10 +140,16 @@ export function boxExtent([w, s, e, n]: BBox): RadExtent {
 
 /**
  * DGGAL's hierarchical listing: a zone of `level` is listed when its extent and that of each ancestor
- * below `testFrom` meets one same box. Nodes whose whole area lies inside a box are taken whole.
+ * from `testFrom` on meets one same box. Nodes whose whole area lies inside a box are taken whole;
+ * `coverBoxes` (the boxes by default) are the boxes that decision uses, which a grid may widen where
+ * no zone can fall short of a box edge.
  */
-export function* descend<N>(tree: SquareTree<N>, roots: N[], level: number, boxes: readonly RadExtent[], testFrom: number, out: CellRect[]): Stepped<void> {
-  const covers = boxes.map((b) => new BoxCover([[b[1] / (Math.PI / 180), b[0] / (Math.PI / 180), b[3] / (Math.PI / 180), b[2] / (Math.PI / 180)]]));
+export function* descend<N>(
+  tree: SquareTree<N>, roots: N[], level: number, boxes: readonly RadExtent[], testFrom: number, out: CellRect[],
+  coverBoxes: readonly RadExtent[] = boxes,
+): Stepped<void> {
+  const RAD = 180 / Math.PI;
+  const covers = coverBoxes.map((b) => new BoxCover([[b[1] * RAD, b[0] * RAD, b[3] * RAD, b[2] * RAD]]));
   const stack: { n: N; live: number[] }[] = roots.map((n) => ({ n, live: boxes.map((_, i) => i) }));
   let work = 0;
   while (stack.length) {

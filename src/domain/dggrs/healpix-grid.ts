@@ -225,6 +225,30 @@ export class HealpixGrid extends SquareCellGrid<HpZone> implements SquareTree<Hp
     return { level: z.level + depth, root: z.root, row: z.row * dm + Math.floor(i / dm), col: z.col * dm + (i % dm) };
   }
 
+  /** 12 * 4^L zones: keys below 2^53 up to level 24. */
+  readonly maxZoneKeyLevel = 24;
+
+  zoneKeyFromPoint(lon: number, lat: number, level: number): number {
+    if (level > this.maxZoneKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${this.maxZoneKeyLevel}`);
+    const z = this.zoneOfPoint(lon, lat, level);
+    return z === null ? NaN : this.keyOf(z);
+  }
+
+  zoneIdFromKey(key: number, level: number): string {
+    return this.format(this.zoneOfKey(key, level));
+  }
+
+  private keyOf(z: HpZone): number {
+    const p = 2 ** z.level;
+    return (z.root * p + z.row) * p + z.col;
+  }
+
+  private zoneOfKey(key: number, level: number): HpZone {
+    const p = 2 ** level;
+    const col = key % p, r = (key - col) / p;
+    return { level, root: Math.floor(r / p), row: r % p, col };
+  }
+
   /** level << 56 | root << 52 | sub-index. */
   protected toUint64(z: HpZone): bigint {
     return (BigInt(z.level) << 56n) | (BigInt(z.root) << 52n) | (BigInt(z.row) << BigInt(z.level)) | BigInt(z.col);

@@ -241,6 +241,28 @@ export class RhealpixGrid extends SquareCellGrid<RhpZone> implements SquareTree<
     return { level: z.level + depth, row: z.row * p + Math.floor(i / p), col: z.col * p + (i % p) };
   }
 
+  /** 6 * 9^L zones: keys below 2^53 up to level 15. */
+  readonly maxZoneKeyLevel = 15;
+
+  zoneKeyFromPoint(lon: number, lat: number, level: number): number {
+    if (level > this.maxZoneKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${this.maxZoneKeyLevel}`);
+    const z = this.zoneOfPoint(lon, lat, level);
+    return z === null ? NaN : this.keyOf(z);
+  }
+
+  zoneIdFromKey(key: number, level: number): string {
+    return this.format(this.zoneOfKey(key, level));
+  }
+
+  private keyOf(z: RhpZone): number {
+    return z.row * 4 * POW3[z.level]! + z.col;
+  }
+
+  private zoneOfKey(key: number, level: number): RhpZone {
+    const w = 4 * POW3[level]!;
+    return { level, row: Math.floor(key / w), col: key % w };
+  }
+
   /** level << 59 | row << 30 | col. */
   protected toUint64(z: RhpZone): bigint {
     return (BigInt(z.level) << 59n) | (BigInt(z.row) << 30n) | BigInt(z.col);
@@ -280,8 +302,12 @@ export class RhealpixGrid extends SquareCellGrid<RhpZone> implements SquareTree<
       if (sc) south.push(sc);
     }
     const out = disjointUnion(equatorial);
-    if (north.length) yield* descend(this, [{ level: 0, row: 0, col: 0 }], level, north, 0, out);
-    if (south.length) yield* descend(this, [{ level: 0, row: 2, col: 0 }], level, south, 0, out);
+    // Every polar zone reaches past the cap's edge latitude, so a box clipped there meets all of them
+    // on that side: widened, it lets blocks along the cap's edge be taken whole.
+    const northCover = north.map((e): RadExtent => [e[0] <= bound ? -HALF_PI : e[0], e[1], e[2], e[3]]);
+    const southCover = south.map((e): RadExtent => [e[0], e[1], e[2] >= -bound ? HALF_PI : e[2], e[3]]);
+    if (north.length) yield* descend(this, [{ level: 0, row: 0, col: 0 }], level, north, 0, out, northCover);
+    if (south.length) yield* descend(this, [{ level: 0, row: 2, col: 0 }], level, south, 0, out, southCover);
     return out;
   }
 

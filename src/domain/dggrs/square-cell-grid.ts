@@ -96,10 +96,15 @@ export abstract class SquareCellGrid<Z> implements Dggrs {
   }
 
   zoneFromPoint(lon: number, lat: number, level: number): string {
-    this.checkLevel(level);
-    const z = Number.isFinite(lon) && Number.isFinite(lat) && Math.abs(lat) <= 90 ? this.fromPoint(lat * DEG, lon * DEG, level) : null;
+    const z = this.zoneOfPoint(lon, lat, level);
     if (z === null) throw new RangeError(`No zone at level ${level} for ${lon},${lat}`);
     return this.format(z);
+  }
+
+  /** The zone of `level` holding the point (degrees), null where there is none. */
+  protected zoneOfPoint(lon: number, lat: number, level: number): Z | null {
+    this.checkLevel(level);
+    return Number.isFinite(lon) && Number.isFinite(lat) && Math.abs(lat) <= 90 ? this.fromPoint(lat * DEG, lon * DEG, level) : null;
   }
 
   protected geo(p: PlanePoint): LonLat {

@@ -65,6 +65,18 @@ for (const g of GRIDS) {
       expect(bad).to.deep.equal([]);
     });
 
+    it('numeric zone keys name the zone of the point, in list order', () => {
+      for (const r of points) {
+        if (r.level > grid.maxZoneKeyLevel!) continue;
+        const key = grid.zoneKeyFromPoint!(r.lon, r.lat, r.level);
+        expect(grid.zoneIdFromKey!(key, r.level), r.zone).to.equal(r.zone);
+        const n = grid.neighbours(r.zone).map((z) => ({ z, k: grid.zoneKeyFromPoint!(...grid.describeZone(z).centroid, r.level) }));
+        for (const { z, k } of n) expect(k < key, `${z} vs ${r.zone}`).to.equal(grid.zoneToUint64!(z) < grid.zoneToUint64!(r.zone));
+      }
+      expect(() => grid.zoneKeyFromPoint!(0, 0, grid.maxZoneKeyLevel! + 1)).to.throw(RangeError);
+      expect(grid.zoneKeyFromPoint!(0, 91, 1)).to.be.NaN;
+    });
+
     it('centroids, vertices, extents and areas', () => {
       for (const r of points) {
         const d = grid.describeZone(r.zone);
@@ -144,6 +156,28 @@ for (const g of GRIDS) {
     it('level zone areas', () => {
       for (const r of fixture<LevelRecord>(`${g.file}_levels.jsonl`)) {
         expect(Math.abs(grid.levelInfo(r.level).zoneAreaMetersSquare / r.ref_area_m2 - 1), `level ${r.level}`).to.be.at.most(TOL);
+      }
+    });
+
+    it('whole-world lists are counted and paged without listing, at every level', () => {
+      const run = <T>(w: Generator<void, T, void>): T => { for (let s = w.next(); ; s = w.next()) if (s.done) return s.value; };
+      for (let level = 0; level <= grid.maxRefinementLevel; level++) {
+        const sel = grid.selectZonesInBBox(level, [-180, -90, 180, 90]);
+        const total = grid.levelInfo(level).zoneCount;
+        if (total < 2 ** 53) expect(run(sel.count()), `level ${level}`).to.equal(total);
+        expect(run(sel.count(1000)), `level ${level}`).to.be.above(Math.min(1000, total - 1));
+        if (g.id === 'HEALPix') {
+          // The list order is root, then scanlines inside it: each root's block is its sub-zones.
+          const perRoot = 4 ** level;
+          for (const root of [0, 5, 11]) {
+            const limit = Math.min(3, perRoot);
+            expect(run(sel.page({ offset: root * perRoot, limit })), `level ${level}`).to.deep.equal(grid.subZones(`A${root.toString(16).toUpperCase()}-0`, level, { offset: 0, limit }));
+          }
+        } else {
+          // The list order is plane rows: the first row is the first row of N's sub-zones.
+          const width = 3 ** level;
+          expect(run(sel.page({ offset: 0, limit: Math.min(width, 50) }))).to.deep.equal(grid.subZones('N', level, { offset: 0, limit: Math.min(width, 50) }));
+        }
       }
     });
 
