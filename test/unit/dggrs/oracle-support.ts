@@ -27,3 +27,46 @@ export function lonDiff(a: number, b: number): number {
 export function pointDiff(lon1: number, lat1: number, lon2: number, lat2: number): number {
   return Math.max(Math.abs(lat1 - lat2), lonDiff(lon1, lon2) * Math.cos(lat2 * DEG));
 }
+
+/** The parts of a DGGAL points record (`zone` command) that name other zones. */
+export interface RelativesRecord {
+  zone: string;
+  parents: string[];
+  children: string[];
+  neighbors: string[];
+}
+
+/** Relatives as a grid gives them: each list in DGGAL's order. */
+export function relativesOf(grid: { parents(z: string): string[]; children(z: string): string[]; neighbours(z: string): string[] }, zone: string): Omit<RelativesRecord, 'zone'> {
+  return { parents: grid.parents(zone), children: grid.children(zone), neighbors: grid.neighbours(zone) };
+}
+
+/**
+ * Largest ground-proportional distance (degrees) between a described zone's centroid and corners ([lon, lat])
+ * and a DGGAL record's ([lat, lon]); Infinity when the corner counts differ.
+ */
+export function cornersDiff(
+  d: { centroid: [number, number]; vertices: [number, number][] },
+  r: { centroid: [number, number]; vertices: [number, number][] },
+): number {
+  if (d.vertices.length !== r.vertices.length) return Infinity;
+  let worst = pointDiff(d.centroid[0], d.centroid[1], r.centroid[1], r.centroid[0]);
+  d.vertices.forEach((v, i) => (worst = Math.max(worst, pointDiff(v[0], v[1], r.vertices[i]![1], r.vertices[i]![0]))));
+  return worst;
+}
+
+/** A selection read page by page (`size` zones a page) up to `total` zones: what a client paging through it sees. */
+export function pagedThrough(sel: { page(p: { offset: number; limit: number }): Generator<void, string[], void> }, total: number, size: number): string[] {
+  const out: string[] = [];
+  for (let offset = 0; offset < total; offset += size) {
+    const page = sel.page({ offset, limit: size });
+    for (;;) {
+      const step = page.next();
+      if (step.done) {
+        out.push(...step.value);
+        break;
+      }
+    }
+  }
+  return out;
+}
