@@ -32,6 +32,8 @@ export class GnosisGlobalGrid implements Dggrs {
   readonly zoneIdForm = '{level}-{row}-{col}: uppercase hex level 0..1C, row from the north, column from -180 in the level\'s finest columns (like 5-F-42)';
   /** Keys are row * columns + col: below 2^53 up to level 25. */
   readonly maxZoneKeyLevel = 25;
+  /** Scratch zone of zoneKeyFromPoint, which allocates nothing. */
+  private readonly at: GnosisZone = { level: 0, row: 0, col: 0 };
 
   private zone(zoneId: string): GnosisZone {
     const z = parseGnosisId(zoneId);
@@ -57,7 +59,7 @@ export class GnosisGlobalGrid implements Dggrs {
     if (level > this.maxZoneKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${this.maxZoneKeyLevel}`);
     checkLevel(level);
     if (!Number.isFinite(lon) || !Number.isFinite(lat) || lat < -90 || lat > 90) return NaN;
-    const z = gnosisZoneAt(lon, lat, level);
+    const z = gnosisZoneAt(lon, lat, level, this.at);
     return z.row * colCount(level) + z.col;
   }
 

@@ -32,10 +32,8 @@ const TO_RAD = PI / 180;
 export const rowCount = (level: number): number => 2 * 2 ** level;
 export const colCount = (level: number): number => 4 * 2 ** level;
 
-/** Bits of `r` (0 for 0). */
-function bitLength(r: number): number {
-  return r === 0 ? 0 : Math.floor(Math.log2(r)) + 1;
-}
+/** Bits of `r` (0 for 0); rows stay below 2^29. */
+const bitLength = (r: number): number => 32 - Math.clz32(r);
 
 /** How many times the row's columns are halved-and-joined: log2 of its zone width in columns (0 outside the level). */
 export function coalesceShift(level: number, row: number): number {
@@ -82,7 +80,7 @@ export function wrapLonDggal(x: number): number {
  * takes the row's coalescing before clamping latitude 90 into the last row, which at the North Pole gives
  * ids it refuses itself (`3-0-2`); here the pole is clamped first, giving the polar zone by longitude.
  */
-export function gnosisZoneAt(lonDeg: number, latDeg: number, level: number): GnosisZone {
+export function gnosisZoneAt(lonDeg: number, latDeg: number, level: number, out: GnosisZone = { level: 0, row: 0, col: 0 }): GnosisZone {
   const lat = latDeg * TO_RAD;
   let lon = wrapLonDggal(lonDeg * TO_RAD);
   const n = rowCount(level);
@@ -93,7 +91,10 @@ export function gnosisZoneAt(lonDeg: number, latDeg: number, level: number): Gno
   if (lon >= PI - RAD_EPSILON) lon -= 2 * PI;
   const row = n - 1 - classicRow;
   const classicCol = Math.trunc((lon + PI) / diffLon);
-  return { level, row, col: classicCol * 2 ** coalesceShift(level, row) };
+  out.level = level;
+  out.row = row;
+  out.col = classicCol * 2 ** coalesceShift(level, row);
+  return out;
 }
 
 export function isValidGnosisZone(z: GnosisZone): boolean {
