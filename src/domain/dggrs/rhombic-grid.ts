@@ -36,6 +36,8 @@ export class RhombicGrid extends SquareCellGrid<RhombicZone> {
   private readonly proj: RhombicProjection;
   private readonly xy = new Float64Array(2);
   private readonly deg = { lat: 0, lon: 0 };
+  /** Reused by zoneKeyFromPoint, the allocation-free path. */
+  private readonly scratch: RhombicZone = { level: 0, row: 0, col: 0 };
 
   constructor(opts: RhombicGridOptions) {
     const nine = opts.aperture === 9;
@@ -79,11 +81,12 @@ export class RhombicGrid extends SquareCellGrid<RhombicZone> {
     return this.locate(lon * RAD, lat * RAD, level);
   }
 
-  private locate(lon: number, lat: number, level: number): RhombicZone | null {
+  /** The zone of `level` at a point (degrees); into `out` when given. */
+  private locate(lon: number, lat: number, level: number, out?: RhombicZone): RhombicZone | null {
     this.checkLevel(level);
     if (!Number.isFinite(lon) || !Number.isFinite(lat) || lat < -90 || lat > 90) return null;
     rhombicForward(this.proj, lat, lon, this.xy);
-    return rhombicAt(this.lat, level, this.xy[0]!, this.xy[1]!);
+    return rhombicAt(this.lat, level, this.xy[0]!, this.xy[1]!, out);
   }
 
   override zoneFromPoint(lon: number, lat: number, level: number): string {
@@ -94,7 +97,7 @@ export class RhombicGrid extends SquareCellGrid<RhombicZone> {
 
   zoneKeyFromPoint(lon: number, lat: number, level: number): number {
     if (level > this.maxZoneKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${this.maxZoneKeyLevel}`);
-    const z = this.locate(lon, lat, level);
+    const z = this.locate(lon, lat, level, this.scratch);
     return z ? z.row * 5 * this.lat.pow[level]! + z.col : NaN;
   }
 

@@ -76,12 +76,16 @@ export function rhombicFromUint64(v: bigint): RhombicZone {
   return { level: Number(v >> 59n), row: Number((v >> 30n) & 0x1fffffffn), col: Number(v & 0x3fffffffn) };
 }
 
-/** The square holding 5x6 point (x, y) (DGGAL's fromCRSExtent on a point: truncation, clamped to the net). */
-export function rhombicAt(lat: RhombicLattice, level: number, x: number, y: number): RhombicZone {
+/**
+ * The square holding 5x6 point (x, y) (DGGAL's fromCRSExtent on a point: truncation, clamped to the net),
+ * written to `out` when given (allocation-free for bulk location).
+ */
+export function rhombicAt(lat: RhombicLattice, level: number, x: number, y: number, out: RhombicZone = { level, row: 0, col: 0 }): RhombicZone {
   const p = lat.pow[level]!;
-  const row = Math.min(Math.max(0, Math.trunc(y * p)), 6 * p - 1);
-  const col = Math.min(Math.max(0, Math.trunc(x * p)), 5 * p - 1);
-  return { level, row, col };
+  out.level = level;
+  out.row = Math.min(Math.max(0, Math.trunc(y * p)), 6 * p - 1);
+  out.col = Math.min(Math.max(0, Math.trunc(x * p)), 5 * p - 1);
+  return out;
 }
 
 /** 5x6 extent of a square, computed as DGGAL does (z = 1 / p, then multiplied) for the same last bits. */
