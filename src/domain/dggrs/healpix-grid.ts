@@ -229,9 +229,7 @@ export class HealpixGrid extends SquareCellGrid<HpZone> implements SquareTree<Hp
   readonly maxZoneKeyLevel = 24;
 
   zoneKeyFromPoint(lon: number, lat: number, level: number): number {
-    if (level > this.maxZoneKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${this.maxZoneKeyLevel}`);
-    const z = this.zoneOfPoint(lon, lat, level);
-    return z === null ? NaN : this.keyOf(z);
+    return this.pointKey(lon, lat, level, this.maxZoneKeyLevel, (z) => this.keyOf(z));
   }
 
   zoneIdFromKey(key: number, level: number): string {
@@ -252,14 +250,6 @@ export class HealpixGrid extends SquareCellGrid<HpZone> implements SquareTree<Hp
   /** level << 56 | root << 52 | sub-index. */
   protected toUint64(z: HpZone): bigint {
     return (BigInt(z.level) << 56n) | (BigInt(z.root) << 52n) | (BigInt(z.row) << BigInt(z.level)) | BigInt(z.col);
-  }
-
-  childNodes(z: HpZone): HpZone[] {
-    return this.childrenOf(z);
-  }
-
-  nodeLevel(z: HpZone): number {
-    return z.level;
   }
 
   rect(z: HpZone, level: number): CellRect {

@@ -245,9 +245,7 @@ export class RhealpixGrid extends SquareCellGrid<RhpZone> implements SquareTree<
   readonly maxZoneKeyLevel = 15;
 
   zoneKeyFromPoint(lon: number, lat: number, level: number): number {
-    if (level > this.maxZoneKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${this.maxZoneKeyLevel}`);
-    const z = this.zoneOfPoint(lon, lat, level);
-    return z === null ? NaN : this.keyOf(z);
+    return this.pointKey(lon, lat, level, this.maxZoneKeyLevel, (z) => this.keyOf(z));
   }
 
   zoneIdFromKey(key: number, level: number): string {
@@ -266,15 +264,6 @@ export class RhealpixGrid extends SquareCellGrid<RhpZone> implements SquareTree<
   /** level << 59 | row << 30 | col. */
   protected toUint64(z: RhpZone): bigint {
     return (BigInt(z.level) << 59n) | (BigInt(z.row) << 30n) | BigInt(z.col);
-  }
-
-  // SquareTree, for the polar caps' hierarchical listing.
-  childNodes(z: RhpZone): RhpZone[] {
-    return this.childrenOf(z);
-  }
-
-  nodeLevel(z: RhpZone): number {
-    return z.level;
   }
 
   rect(z: RhpZone, level: number): CellRect {

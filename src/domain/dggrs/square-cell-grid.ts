@@ -107,6 +107,22 @@ export abstract class SquareCellGrid<Z> implements Dggrs {
     return Number.isFinite(lon) && Number.isFinite(lat) && Math.abs(lat) <= 90 ? this.fromPoint(lat * DEG, lon * DEG, level) : null;
   }
 
+  // The hierarchy as the bbox descent (cell-rect-selection's SquareTree) walks it.
+  childNodes(z: Z): Z[] {
+    return this.childrenOf(z);
+  }
+
+  nodeLevel(z: Z): number {
+    return this.levelOf(z);
+  }
+
+  /** The numeric key (`keyOf`) of the zone of `level` holding the point, NaN where there is none. */
+  protected pointKey(lon: number, lat: number, level: number, maxKeyLevel: number, keyOf: (z: Z) => number): number {
+    if (level > maxKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${maxKeyLevel}`);
+    const z = this.zoneOfPoint(lon, lat, level);
+    return z === null ? NaN : keyOf(z);
+  }
+
   protected geo(p: PlanePoint): LonLat {
     if (!this.inverse(p.x, p.y, this.g)) return [-999, -999];
     return [this.g.lon * RAD, this.g.lat * RAD];
