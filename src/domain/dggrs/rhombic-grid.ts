@@ -4,7 +4,7 @@
  * projection of the net. ISEA9R, IVEA9R, ISEA4R and IVEA4R are instances; other projections of the same
  * net (RTEA) build theirs through `createRhombicGrid`.
  */
-import type { BBox, LonLat } from './dggrs.js';
+import type { BBox } from './dggrs.js';
 import type { RadExtent } from './box-cover.js';
 import type { CellRect } from './cell-rect-selection.js';
 import type { GeoRad, PlanePoint } from './healpix-projection.js';
@@ -19,16 +19,6 @@ import { SquareCellGrid } from './square-cell-grid.js';
 const DEG = Math.PI / 180;
 const RAD = 180 / Math.PI;
 
-export interface RhombicGridOptions {
-  id: string;
-  title: string;
-  description: string;
-  /** OGC definition, or DGGAL's where OGC registers none. */
-  uri: string;
-  projection: RhombicProjection;
-  aperture: 4 | 9;
-}
-
 export class RhombicGrid extends SquareCellGrid<RhombicZone> {
   /** Keys are row * 5p + col: below 2^53 up to level 15 (9R) or 24 (4R). */
   readonly maxZoneKeyLevel: number;
@@ -39,14 +29,13 @@ export class RhombicGrid extends SquareCellGrid<RhombicZone> {
   /** Reused by zoneKeyFromPoint, the allocation-free path. */
   private readonly scratch: RhombicZone = { level: 0, row: 0, col: 0 };
 
-  constructor(opts: RhombicGridOptions) {
-    const nine = opts.aperture === 9;
+  /** `text.uri`: the OGC definition, or DGGAL's where OGC registers none. */
+  constructor(id: string, projection: RhombicProjection, aperture: 4 | 9, text: { title: string; description: string; uri: string }) {
+    const nine = aperture === 9;
     const lat = nine ? LATTICE_9R : LATTICE_4R;
     super({
-      id: opts.id,
-      title: opts.title,
-      description: opts.description,
-      uri: opts.uri,
+      id,
+      ...text,
       side: lat.side,
       rootCount: 10,
       maxLevel: lat.maxLevel,
@@ -60,7 +49,7 @@ export class RhombicGrid extends SquareCellGrid<RhombicZone> {
       zoneIdForm: `{L}{R}-{I}: level letter A..${String.fromCharCode(65 + lat.maxLevel)}, root rhombus 0-9, uppercase hex index of the square in its rhombus, row-major (like ${nine ? 'C4-17' : 'D4-2A'})`,
     });
     this.lat = lat;
-    this.proj = opts.projection;
+    this.proj = projection;
     this.maxZoneKeyLevel = nine ? 15 : 24;
   }
 
@@ -131,36 +120,6 @@ export class RhombicGrid extends SquareCellGrid<RhombicZone> {
     return rhombicRefinedGeo(this.lat, z, this.proj).map((p) => ({ lat: p.lat * DEG, lon: p.lon * DEG }));
   }
 
-  /**
-   * DGGAL's outline as it writes it (longitudes unwrapped around the centroid, the pole line followed). Deep
-   * zones at a pole fall back to each point's own position: DGGAL's pole snap (1e-8 in the net) can put
-   * every corner on the pole itself.
-   */
-  override zoneOutline(zoneId: string, refined: boolean): LonLat[] {
-    const z = this.zone(zoneId);
-    let ring = this.ring(z, refined, true);
-    if (new Set(ring.map(([lon, lat]) => `${lon},${lat}`)).size < 3) ring = this.ring(z, refined, false);
-    ring.push([ring[0]![0], ring[0]![1]]);
-    return ring;
-  }
-
-  private ring(z: RhombicZone, refined: boolean, snapPoles: boolean): LonLat[] {
-    if (refined) return rhombicRefinedGeo(this.lat, z, this.proj, snapPoles).map((p) => [p.lon, p.lat] as LonLat);
-    const ring = this.planeCorners(z).map((v) => {
-      this.proj.inverse(v.x, v.y, false, this.deg, snapPoles);
-      return [this.deg.lon, this.deg.lat] as LonLat;
-    });
-    // Keep the ring continuous across the antimeridian, like the refined outline.
-    for (let i = 1; i < ring.length; i++) {
-      const prev = ring[i - 1]![0];
-      let lon = ring[i]![0];
-      while (lon - prev > 180) lon -= 360;
-      while (lon - prev < -180) lon += 360;
-      ring[i] = [lon, ring[i]![1]];
-    }
-    return ring;
-  }
-
   protected parentOf(z: RhombicZone): RhombicZone | null {
     return rhombicParent(this.lat, z);
   }
@@ -198,5 +157,5 @@ export function createRhombicGrid(
   aperture: 4 | 9,
   text: { title: string; description: string; uri: string },
 ): RhombicGrid {
-  return new RhombicGrid({ id, projection, aperture, ...text });
+  return new RhombicGrid(id, projection, aperture, text);
 }

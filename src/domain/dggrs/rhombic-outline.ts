@@ -46,10 +46,10 @@ function wrapLoose(lon: number): number {
 
 /**
  * The refined outline in geodetic degrees ({lat, lon}), not closed, longitudes continuous around the
- * centroid (they may leave [-180, 180]). `snapPoles` false keeps each point's own position instead of
- * DGGAL's pole snap (for zones so small that the snap leaves no polygon).
+ * centroid (they may leave [-180, 180]). Even at the deepest levels a square is wider than DGGAL's pole snap
+ * (1e-8 in the net), so at most one corner lands on a pole and the outline stays a polygon.
  */
-export function rhombicRefinedGeo(lat: RhombicLattice, z: RhombicZone, proj: RhombicProjection, snapPoles = true): GeoResult[] {
+export function rhombicRefinedGeo(lat: RhombicLattice, z: RhombicZone, proj: RhombicProjection): GeoResult[] {
   const dp = rhombicCorners5x6(lat, z);
   const centroid = rhombicCentroidGeo(lat, z, proj);
   let clon = centroid.lon * DEG;
@@ -63,12 +63,12 @@ export function rhombicRefinedGeo(lat: RhombicLattice, z: RhombicZone, proj: Rho
     const dx = np.x - p.x, dy = np.y - p.y;
     for (let j = 0; j < ANCHORS; j++) {
       const x = p.x + (dx * j) / ANCHORS, y = p.y + (dy * j) / ANCHORS;
-      if (!proj.inverse(x, y, false, g, snapPoles)) continue;
+      if (!proj.inverse(x, y, false, g)) continue;
       if (Math.abs(g.lat) > 89.999999) {
         // The pole itself has no longitude: take the ones of points just before and after it.
         const bx = j ? -dx : pp.x - p.x, by = j ? -dy : pp.y - p.y;
-        if (proj.inverse(x + bx * poleOffset, y + by * poleOffset, true, g2, snapPoles)) out.push({ lat: Math.sign(g2.lat) * 90, lon: g2.lon });
-        if (proj.inverse(x + dx * poleOffset, y + dy * poleOffset, true, g2, snapPoles)) out.push({ lat: Math.sign(g2.lat) * 90, lon: g2.lon });
+        if (proj.inverse(x + bx * poleOffset, y + by * poleOffset, true, g2)) out.push({ lat: Math.sign(g2.lat) * 90, lon: g2.lon });
+        if (proj.inverse(x + dx * poleOffset, y + dy * poleOffset, true, g2)) out.push({ lat: Math.sign(g2.lat) * 90, lon: g2.lon });
       } else out.push({ lat: g.lat, lon: g.lon });
     }
   }
