@@ -8,11 +8,11 @@
  *          --rss-bound-mib n [500]  --timeout s [10]
  */
 import autocannon, { type Result } from 'autocannon';
-import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT, readRss, startServerProcess, type ServerProcess } from '../scripts/fuzz/server-process.js';
+import { readRss, startServerProcess, type ServerProcess } from '../scripts/fuzz/server-process.js';
+import { startHelloWorld } from './http-throughput.js';
 
 export interface LoadOptions {
   /** Seconds per route. */
@@ -38,20 +38,6 @@ interface Row {
   name: string;
   result: Result;
   rss: { before: number; peak: number; after: number };
-}
-
-/** A restify server answering `{hello: 'world'}`: the floor any route of ours stands on. */
-async function startHelloWorld(): Promise<{ base: string; pid: number; stop: () => void }> {
-  const code = `const restify = require('restify');
-const s = restify.createServer();
-s.get('/', (req, res, next) => { res.send({ hello: 'world' }); next(); });
-s.listen(0, '127.0.0.1', () => console.log(s.address().port));`;
-  const child = spawn(process.execPath, ['-e', code], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
-    child.once('exit', (c) => reject(new Error(`hello-world exited with ${c}`)));
-  });
-  return { base: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill() };
 }
 
 async function zonesOf(base: string, collection: string, level: number, limit: number): Promise<string[]> {

@@ -1,0 +1,31 @@
+/**
+ * Zone info requests per second beside a restify hello-world (issue 16's row), on 1 and 2 threads
+ * (1 and 2 processes of each, see http-throughput.ts), the same connections and duration for both,
+ * in the same run. The zone info requests cycle through 200 IVEA7H zones of level 5 (JSON, refined
+ * geometry: the defaults). `npm run bench zone-info`.
+ */
+import { reportRow } from './issue-table.js';
+import { startHelloWorld, startServices, throughput } from './http-throughput.js';
+
+const SECONDS = 8;
+const CONNECTIONS = 16;
+
+export async function run(): Promise<void> {
+  for (const threads of [1, 2]) {
+    const hellos = await Promise.all(Array.from({ length: threads }, () => startHelloWorld()));
+    const services = await startServices(threads);
+    try {
+      const res = await fetch(`${services[0]!.base}/dggs/IVEA7H/zones?zone-level=5&bbox=-10,35,30,60&limit=200`);
+      const zones = ((await res.json()) as { zones: string[] }).zones;
+      const paths = zones.map((z) => `/dggs/IVEA7H/zones/${encodeURIComponent(z)}`);
+      for (const s of services) await (await fetch(s.base + paths[0]!)).arrayBuffer();
+      const hello = await throughput(hellos, ['/'], { seconds: SECONDS, connections: CONNECTIONS, settleMs: 500 });
+      const info = await throughput(services, paths, { seconds: SECONDS, connections: CONNECTIONS, settleMs: 500 });
+      console.log(`${threads} thread${threads > 1 ? 's' : ''}: zone info ${info.reqPerSec.toFixed(0)} req/s (mean latency ${info.latencyMs.toFixed(1)} ms, errors ${info.errors + info.non2xx}); restify hello-world ${hello.reqPerSec.toFixed(0)} req/s (${hello.latencyMs.toFixed(1)} ms); ratio ${(info.reqPerSec / hello.reqPerSec).toFixed(2)}x`);
+      reportRow({ work: 'Zone info requests/s vs a restify hello-world', threads, ours: `${info.reqPerSec.toFixed(0)} req/s`, reference: `hello-world ${hello.reqPerSec.toFixed(0)} req/s`, ratio: `${(info.reqPerSec / hello.reqPerSec).toFixed(2)}x`, target: '>= 0.3x' });
+    } finally {
+      for (const s of services) await s.stop();
+      for (const h of hellos) h.stop();
+    }
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * IVEA7H point -> numeric zone key in bulk (issue 16's row): i7hZoneKeysFromPoints (typed arrays in,
+ * typed arrays out) on 1 and 2 worker threads (the points split in halves), beside the per-point
+ * zoneKeyFromPoint call and h3-js latLngToCell at a resolution of similar zone area, in the same run.
+ *
+ * DGGAL (native C) is the issue's reference. Its command-line tool `dgg` locates one point per process,
+ * so its point location cannot be timed in bulk (the process start-up is thousands of times the work);
+ * with DGGAL_DGG pointing at a built dgg, this prints that per-call time and, as the bulk comparison dgg
+ * allows, `dgg IVEA7H list 6 -bbox 0,0,19,19` (the zone ids of a box, as a JSON array; its start-up,
+ * timed with `dgg IVEA7H level 6`, subtracted) beside our zonesInBBox of the same box and
+ * JSON.stringify of it. Without DGGAL_DGG it prints "reference not available".
+ * `npm run bench zone-keys`.
+ */
+import { execFileSync } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
+import { latLngToCell } from 'h3-js';
+import { createIvea7h } from '../src/domain/dggrs/ivea7h.js';
+import { i7hZoneKeysFromPoints } from '../src/domain/dggrs/i7h-zone-keys.js';
+import { iveaProjection } from '../src/domain/dggrs/ivea-projection.js';
+import { mulberry32 } from '../scripts/lib/prng.js';
+import { reportRow } from './issue-table.js';
+
+const N = 200_000;
+const LEVEL = 9;
+/** H3 resolution whose cells are closest in area to IVEA7H level 9 (about 0.52 km² against 0.74 km²). */
+const H3_RES = 8;
+const MS = 1500;
+
+const rate = (ms: number, fn: () => number): number => {
+  fn();
+  let ops = 0;
+  const t0 = performance.now();
+  let t = t0;
+  while (t - t0 < ms) {
+    ops += fn();
+    t = performance.now();
+  }
+  return (ops * 1000) / (t - t0);
+};
+
+/** Keys per second of `threads` workers at once, each on its share of the points. */
+async function bulkOnWorkers(lons: Float64Array, lats: Float64Array, threads: number): Promise<number> {
+  const share = Math.ceil(lons.length / threads);
+  const runs = Array.from({ length: threads }, (_, i) => {
+    const w = new Worker(new URL('./zone-keys-worker.ts', import.meta.url), {
+      workerData: { lons: lons.slice(i * share, (i + 1) * share), lats: lats.slice(i * share, (i + 1) * share), level: LEVEL, ms: MS },
+    });
+    return new Promise<{ points: number; ms: number }>((resolve, reject) => {
+      w.once('message', resolve);
+      w.once('error', reject);
+    }).finally(() => w.terminate());
+  });
+  return (await Promise.all(runs)).reduce((s, r) => s + (r.points * 1000) / r.ms, 0);
+}
+
+const fmt = (v: number): string => (v >= 1e6 ? `${(v / 1e6).toFixed(2)} M/s` : `${(v / 1e3).toFixed(1)} k/s`);
+
+function medianMs(runs: number, fn: () => void): number {
+  const t: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    t.push(performance.now() - t0);
+  }
+  return t.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
+}
+
+export async function run(): Promise<void> {
+  const rand = mulberry32(42);
+  const lons = new Float64Array(N), lats = new Float64Array(N);
+  for (let i = 0; i < N; i++) {
+    lons[i] = rand() * 360 - 180;
+    lats[i] = (Math.asin(2 * rand() - 1) * 180) / Math.PI;
+  }
+  const grid = createIvea7h();
+  const out = new Float64Array(N);
+  let sink = 0;
+  const perPoint = rate(MS, () => { for (let i = 0; i < N; i++) sink += grid.zoneKeyFromPoint(lons[i]!, lats[i]!, LEVEL); return N; });
+  const bulkHere = rate(MS, () => { i7hZoneKeysFromPoints(iveaProjection, lons, lats, LEVEL, out); return N; });
+  const h3 = rate(MS, () => { for (let i = 0; i < N; i++) sink += latLngToCell(lats[i]!, lons[i]!, H3_RES).length; return N; });
+  console.log(`${N.toLocaleString('en')} random points (uniform on the sphere), IVEA7H level ${LEVEL}; Node ${process.version}`);
+  console.log(`  per point, zoneKeyFromPoint (main thread)        ${fmt(perPoint).padStart(11)}`);
+  console.log(`  bulk, i7hZoneKeysFromPoints (main thread)        ${fmt(bulkHere).padStart(11)}   ${(bulkHere / perPoint).toFixed(2)}x the per-point call`);
+  console.log(`  h3-js latLngToCell res ${H3_RES} (main thread)            ${fmt(h3).padStart(11)}   bulk IVEA7H is ${(bulkHere / h3).toFixed(2)}x`);
+
+  const dgg = process.env.DGGAL_DGG;
+  let dggal: { perCallMs: number; startupMs: number; listMs: number; zones: number } | undefined;
+  if (dgg) {
+    const startupMs = medianMs(5, () => execFileSync(dgg, ['IVEA7H', 'level', '6']));
+    const perCallMs = medianMs(5, () => execFileSync(dgg, ['IVEA7H', 'zone', '45,9', String(LEVEL)]));
+    let zones = 0;
+    const listMs = medianMs(3, () => { zones = (JSON.parse(execFileSync(dgg, ['IVEA7H', 'list', '6', '-bbox', '0,0,19,19'], { maxBuffer: 1 << 26 }).toString()) as string[]).length; });
+    dggal = { perCallMs, startupMs, listMs, zones };
+    const oursMs = medianMs(5, () => JSON.stringify(grid.zonesInBBox(6, [0, 0, 19, 19])));
+    const dggalNet = Math.max(listMs - startupMs, 1e-3);
+    console.log(`  DGGAL dgg (${dgg}): one point per process, ${perCallMs.toFixed(1)} ms per call of which start-up about ${startupMs.toFixed(1)} ms: point location itself is below that noise`);
+    console.log(`  bulk comparison dgg allows, the ${zones} zone ids of bbox 0,0,19,19 at level 6 as JSON: dgg list ${listMs.toFixed(1)} ms - ${startupMs.toFixed(1)} ms start-up = ${dggalNet.toFixed(1)} ms; ours (zonesInBBox + JSON.stringify) ${oursMs.toFixed(1)} ms; ratio ${(dggalNet / oursMs).toFixed(2)}x`);
+    reportRow({ work: 'IVEA7H zones of a box (level 6, 0,0,19,19) vs DGGAL dgg list (start-up subtracted)', threads: 1, ours: `${oursMs.toFixed(1)} ms`, reference: `dgg ${dggalNet.toFixed(1)} ms`, ratio: `${(dggalNet / oursMs).toFixed(2)}x`, target: '(for scale: what dgg can do in bulk)' });
+  } else console.log('  DGGAL: reference not available (set DGGAL_DGG to a built dgg, e.g. DGGAL_DGG=/work/dggal-build/dgg)');
+
+  for (const threads of [1, 2]) {
+    const bulk = await bulkOnWorkers(lons, lats, threads);
+    console.log(`  bulk on ${threads} worker thread${threads > 1 ? 's' : ''}                           ${fmt(bulk).padStart(11)}   ${(bulk / perPoint).toFixed(2)}x the per-point call on one thread`);
+    reportRow({
+      work: 'IVEA7H point -> numeric zone key, bulk (typed arrays in and out)',
+      threads,
+      ours: fmt(bulk),
+      reference: dggal ? `DGGAL dgg: one point per process (${dggal.perCallMs.toFixed(1)} ms/call), not timeable in bulk; per-point call ${fmt(perPoint)}` : `reference not available (DGGAL_DGG unset); per-point call ${fmt(perPoint)}`,
+      ratio: `${(bulk / perPoint).toFixed(2)}x per-point`,
+      target: '>= 1.0x DGGAL in bulk',
+    });
+  }
+  if (sink === -1) console.log(sink);
+}
