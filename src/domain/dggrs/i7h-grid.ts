@@ -161,7 +161,7 @@ export class I7HGrid implements Dggrs {
         ring[i] = [lon, ring[i]![1]];
       }
     }
-    if (distinctPoints(ring) < 3) ring = this.unsnappedOutline(z, refined);
+    if (fewerThanThreeDistinct(ring)) ring = this.unsnappedOutline(z, refined);
     if (ring.length) ring.push([ring[0]![0], ring[0]![1]]);
     return ring;
   }
@@ -248,8 +248,21 @@ export class I7HGrid implements Dggrs {
 
 const zoneId_ = (z: I7HZone): string => zoneId(z);
 
-function distinctPoints(ring: LonLat[]): number {
-  return new Set(ring.map(([lon, lat]) => `${lon},${lat}`)).size;
+/**
+ * Whether the ring has fewer than three distinct points, compared as numbers (-0 equals 0, NaN equals
+ * NaN): without text keys, stopping at the third distinct point (this runs for every outline).
+ */
+function fewerThanThreeDistinct(ring: LonLat[]): boolean {
+  const same = (a: number, b: number) => a === b || (a !== a && b !== b);
+  const first = ring[0];
+  if (!first) return true;
+  let second: LonLat | undefined;
+  for (const p of ring) {
+    if (same(p[0], first[0]) && same(p[1], first[1])) continue;
+    if (!second) second = p;
+    else if (!(same(p[0], second[0]) && same(p[1], second[1]))) return false;
+  }
+  return true;
 }
 
 function checkLevel(level: number): void {
