@@ -5,6 +5,8 @@ export interface QueueSettings {
   concurrency: number;
   maxDeliveries: number;
   retryDelaySeconds: number;
+  /** How often an idle worker looks for jobs, where the adapter polls (default: the factory's own). */
+  pollSeconds?: number;
 }
 
 /** Opens a queue instance; instances opened by one factory share their backing store (a restart is: close one, open another). */
@@ -68,6 +70,25 @@ export function jobQueueContract(name: string, setup: () => Promise<{ factory: Q
       expect([...seen].sort()).to.deep.equal([...ids].sort());
       expect(peak).to.be.at.most(3);
       expect(peak).to.be.at.least(2, 'jobs run side by side');
+    });
+
+    it('runs a backlog back to back, not one job per poll interval', async () => {
+      // A queue that polls every 5 s: ten queued jobs must not take ten polls (50 s).
+      const q = await queue({ concurrency: 1, pollSeconds: 5 });
+      const mine = jobs(10);
+      const ids = new Set(mine.map((j) => j.jobId));
+      const seen: number[] = [];
+      await q.enqueue(mine);
+      const t0 = Date.now();
+      await q.work(
+        async (d) => {
+          if (ids.has(d.job.jobId)) seen.push(d.job.jobId);
+        },
+        async () => {},
+      );
+      await until('the backlog done', () => seen.length >= mine.length, 30_000);
+      expect(Date.now() - t0, 'ms for ten queued jobs').to.be.below(20_000);
+      expect([...seen].sort()).to.deep.equal([...ids].sort());
     });
 
     it('enqueueing a job that is already queued is a no-op', async () => {

@@ -20,7 +20,7 @@ jobQueueContract('pg-boss on PostgreSQL', async () => {
         retryDelaySeconds: s.retryDelaySeconds,
         heartbeatSeconds: 10,
         superviseSeconds: 1,
-        pollSeconds: 0.5,
+        pollSeconds: s.pollSeconds ?? 0.5,
       }),
     cleanup: () => pg.stop(),
   };

@@ -91,10 +91,21 @@ export class PgBossJobQueue implements JobQueue {
   async work(handler: JobHandler, exhausted: ExhaustedHandler): Promise<void> {
     await this.ready();
     const polling = { pollingIntervalSeconds: this.opts.pollSeconds };
-    await this.boss.work<QueuedJob>(QUEUE, { ...polling, localConcurrency: this.opts.concurrency, batchSize: 1 }, async ([job]) => {
-      if (!job) return;
-      await this.deliver(job, handler);
-    });
+    // One pg-boss worker per slot, each knowing its own id: pg-boss waits a whole poll interval
+    // after every job it fetched one at a time, so a busy worker would run at most one job per
+    // interval with a backlog waiting. Waking the worker that just finished makes it fetch again at
+    // once; an empty fetch puts it back on the poll interval.
+    for (let slot = 0; slot < this.opts.concurrency; slot++) {
+      let workerId = '';
+      workerId = await this.boss.work<QueuedJob>(QUEUE, { ...polling, batchSize: 1 }, async ([job]) => {
+        if (!job) return;
+        try {
+          await this.deliver(job, handler);
+        } finally {
+          if (!this.closed) this.boss.notifyWorker(workerId);
+        }
+      });
+    }
     await this.boss.work<QueuedJob>(DEAD_LETTERS, { ...polling, batchSize: 1 }, async ([job]) => {
       if (!job) return;
       await exhausted(job.data, `the queue gave up after ${this.opts.maxDeliveries} deliveries (processes stopped or attempts failed)`);
