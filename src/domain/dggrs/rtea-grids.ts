@@ -6,6 +6,7 @@
 import type { Dggrs } from './dggrs.js';
 import { I3HGrid } from './i3h-grid.js';
 import { I7HGrid } from './i7h-grid.js';
+import { createRhombicGrid, type RhombicGrid } from './rhombic-grid.js';
 import { rteaProjection } from './rtea-projection.js';
 import { Z7Grid } from './z7-grid.js';
 
@@ -48,9 +49,27 @@ export function createRtea7hZ7(): Z7Grid {
   });
 }
 
+function createRteaRhombic(aperture: 4 | 9): RhombicGrid {
+  const id = `RTEA${aperture}R`;
+  const cut = aperture === 9 ? '3 x 3' : '2 x 2';
+  return createRhombicGrid(id, rteaProjection, aperture, {
+    title: `${id}: aperture ${aperture} rhombic grid on the Rhombic Triacontahedron Equal-Area projection`,
+    description:
+      `Equal-area rhombic grid of aperture ${aperture}: the ten rhombi of two icosahedron faces each, unfolded into ` +
+      `the 5x6 net by ${PROJECTION_TEXT}, cut into ${cut} axis-aligned squares per level; zones indexed by level, ` +
+      'root rhombus and row-major square index, sub-zones in scanline order (DGGAL ' + id + ').',
+    uri: aperture === 9 ? `https://www.opengis.net/def/dggrs/OGC/1.0/${id}` : RTEA_URI,
+  });
+}
+
+export const createRtea9r = (): RhombicGrid => createRteaRhombic(9);
+export const createRtea4r = (): RhombicGrid => createRteaRhombic(4);
+
 /** The rtea family's grids by id (each held to its DGGAL oracle in test/unit/dggrs/rtea-oracle.test.ts). */
 export const RTEA_GRIDS: Record<string, () => Dggrs> = {
   RTEA3H: createRtea3h,
   RTEA7H: createRtea7h,
   RTEA7H_Z7: createRtea7hZ7,
+  RTEA9R: createRtea9r,
+  RTEA4R: createRtea4r,
 };

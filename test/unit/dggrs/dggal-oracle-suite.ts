@@ -12,7 +12,7 @@ export interface PointRecord {
   lat: number; lon: number; level: number; kind: string;
   zone: string; zone_int64_hex: string; zone_level: number; nedges: number; area_m2: number;
   centroid: [number, number]; extent: [[number, number], [number, number]]; vertices: [number, number][];
-  parents: string[]; children: string[]; centroid_child: string; neighbors: string[];
+  parents: string[]; children: string[]; centroid_child: string | null; neighbors: string[];
   subzone_count: number; subzone_count_depth: number; same_zone_in?: Record<string, string>;
 }
 
@@ -37,6 +37,8 @@ export interface OracleGridCase {
   /** True when a bbox listing must come in DGGAL's order; otherwise as a set. */
   bboxInOrder: boolean;
   zoneCount: (level: number) => number;
+  /** Pentagons per level (2 for the hexagonal grids, 0 for the rhombic ones): the rest share the area equally. */
+  pentagons: number;
   maxLevel: number;
   ties: Tie[];
   /**
@@ -45,6 +47,8 @@ export interface OracleGridCase {
    * somewhere so the list shrinks when the cause is fixed.
    */
   outlineDeviations?: { zones: string[]; tolerance: number; reason: string };
+  /** How many boxes the bbox_lists file holds (6 unless DGGAL could not list one). */
+  bboxCount?: number;
   /** The grid whose zone each point record names in `same_zone_in` (Z7 ids of a 7H grid). */
   sameZoneIn?: { name: string; create: () => Dggrs };
 }
@@ -54,6 +58,7 @@ const EARTH_AREA = 510065621724088.7;
 const AA_CENTRE: LonLat = [11.2, 58.397145907431];
 
 const sorted = (a: string[]): string[] => [...a].sort();
+const SHAPES: Record<number, string> = { 4: 'square', 5: 'pentagon', 6: 'hexagon' };
 
 const toleranceOf = (g: OracleGridCase, zone: string): number =>
   g.outlineDeviations?.zones.includes(zone) ? g.outlineDeviations.tolerance : 1e-9;
@@ -127,7 +132,7 @@ function describePoints(g: OracleGridCase, records: PointRecord[]): void {
         expect(d.id).to.equal(r.zone);
         expect(d.level).to.equal(r.zone_level);
         expect(d.edgeCount, r.zone).to.equal(r.nedges);
-        expect(d.shape).to.equal(r.nedges === 5 ? 'pentagon' : 'hexagon');
+        expect(d.shape).to.equal(SHAPES[r.nedges]);
       }
     });
 
@@ -152,7 +157,7 @@ function describePoints(g: OracleGridCase, records: PointRecord[]): void {
       }
     });
 
-    it(`parents, children (centroid child first) and neighbours${g.relationsInOrder ? ' in DGGAL order' : ''}`, () => {
+    it(`parents, children (centroid child first where there is one) and neighbours${g.relationsInOrder ? ' in DGGAL order' : ''}`, () => {
       for (const r of records) {
         const parents = grid.parents(r.zone);
         const neighbours = grid.neighbours(r.zone);
@@ -166,13 +171,14 @@ function describePoints(g: OracleGridCase, records: PointRecord[]): void {
         }
         const children = grid.children(r.zone);
         expect(sorted(children), `${r.zone} children`).to.deep.equal(sorted(r.children));
-        expect(children[0], `${r.zone} centroid child`).to.equal(r.centroid_child);
+        if (r.centroid_child !== null) expect(children[0], `${r.zone} centroid child`).to.equal(r.centroid_child);
       }
     });
 
     it(`sub-zone counts at DGGAL's default depth, and the zone of each centroid is the zone`, () => {
       for (const r of records) {
-        expect(grid.subZoneCount(r.zone, r.subzone_count_depth), r.zone).to.equal(r.subzone_count);
+        // DGGAL counts sub-zones below its deepest level too (9R level 12 + 5 > 16); ours exist only down to it.
+        if (r.zone_level + r.subzone_count_depth <= g.maxLevel) expect(grid.subZoneCount(r.zone, r.subzone_count_depth), r.zone).to.equal(r.subzone_count);
         expect(grid.zoneFromPoint(r.centroid[1], r.centroid[0], r.zone_level), r.zone).to.equal(r.zone);
       }
     });
@@ -234,7 +240,7 @@ function describeBBoxLists(g: OracleGridCase, records: { level: number; bbox: [n
   describe(`${g.name} bbox listing against DGGAL list (${g.stem}_bbox_lists.jsonl)`, function () {
     this.timeout(60_000);
     const grid = g.create();
-    it('has the 6 boxes', () => expect(records).to.have.length(6));
+    it(`has the ${g.bboxCount ?? 6} boxes`, () => expect(records).to.have.length(g.bboxCount ?? 6));
     for (const r of records) {
       it(`${r.note}: the same zones${g.bboxInOrder ? " in DGGAL's order" : ''}, counted and paged`, () => {
         const [llLat, llLon, urLat, urLon] = r.bbox;
@@ -268,9 +274,9 @@ function describeLevels(g: OracleGridCase, records: LevelRecord[]): void {
       it(`level ${r.level}: zone count, areas and sub-zone counts`, () => {
         const info = grid.levelInfo(r.level);
         expect(info.zoneCount).to.equal(g.zoneCount(r.level));
-        // DGGAL's reference area is the mean zone area, pentagons included; ours is the hexagon area.
+        // DGGAL's reference area is the mean zone area, pentagons included; ours is the area of the others.
         expect(Math.abs(r.ref_area_m2 / (EARTH_AREA / info.zoneCount) - 1)).to.be.below(1e-9);
-        expect(Math.abs(info.zoneAreaMetersSquare / (EARTH_AREA / (info.zoneCount - 2)) - 1)).to.be.below(1e-9);
+        expect(Math.abs(info.zoneAreaMetersSquare / (EARTH_AREA / (info.zoneCount - g.pentagons)) - 1)).to.be.below(1e-9);
         // DGGAL describes a level by its first zone: the pentagon AA at level 0, a hexagon elsewhere.
         const zone = r.level === 0 ? grid.zoneFromPoint(AA_CENTRE[0], AA_CENTRE[1], 0) : grid.zoneFromPoint(20, 10, r.level);
         if (r.level + 1 <= g.maxLevel) expect(grid.subZoneCount(zone, 1)).to.equal(r.depth1.subzone_count);
