@@ -12,8 +12,10 @@ import type { BBox } from './dggrs.js';
 /** Cells [r0, r1) x [c0, c1) of one level. */
 export interface CellRect { r0: number; r1: number; c0: number; c1: number }
 
-/** Work units between pauses of stepped work. */
+/** Cells named, rows swept or rectangles merged between pauses of stepped work (well under 10 ms). */
 const SLICE = 2000;
+/** Hierarchy nodes tested between pauses (each is a few inverse projections). */
+const NODE_SLICE = 200;
 
 export class CellRectSelection implements ZoneSelection {
   private rects: CellRect[] | null = null;
@@ -26,7 +28,7 @@ export class CellRectSelection implements ZoneSelection {
 
   private *load(): Stepped<CellRect[]> {
     if (!this.rects) {
-      this.rects = (yield* this.produce()).sort((a, b) => a.r0 - b.r0 || a.c0 - b.c0);
+      this.rects = yield* sortInSlices(yield* this.produce(), (a, b) => a.r0 - b.r0 || a.c0 - b.c0);
     }
     return this.rects;
   }
@@ -93,6 +95,25 @@ export class CellRectSelection implements ZoneSelection {
   }
 }
 
+/** Bottom-up merge sort that pauses every few thousand moves (a selection may hold 10^5 rectangles). */
+export function* sortInSlices<T>(items: T[], cmp: (a: T, b: T) => number): Stepped<T[]> {
+  let a = items, b = new Array<T>(items.length);
+  let work = 0;
+  for (let width = 1; width < a.length; width *= 2) {
+    for (let lo = 0; lo < a.length; lo += 2 * width) {
+      const mid = Math.min(lo + width, a.length), hi = Math.min(lo + 2 * width, a.length);
+      let i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) b[k++] = cmp(a[i]!, a[j]!) <= 0 ? a[i++]! : a[j++]!;
+      while (i < mid) b[k++] = a[i++]!;
+      while (j < hi) b[k++] = a[j++]!;
+      work += hi - lo;
+      if (work >= SLICE * 4) { work = 0; yield; }
+    }
+    [a, b] = [b, a];
+  }
+  return a;
+}
+
 /** Rectangles covering the union of possibly overlapping ones, disjoint, in bands of rows. */
 export function disjointUnion(rects: readonly CellRect[]): CellRect[] {
   if (rects.length <= 1) return [...rects];
@@ -156,18 +177,27 @@ export function* descend<N>(
     const { n, live } = stack.pop()!;
     const l = tree.nodeLevel(n);
     let kept = live;
-    if (l >= testFrom) {
-      const e = tree.extent(n);
+    const e = l >= testFrom || l >= 2 ? tree.extent(n) : null;
+    if (e !== null && l >= testFrom) {
       kept = live.filter((i) => extentsIntersect(e, boxes[i]!));
       if (kept.length === 0) continue;
     }
     if (l === level) {
       out.push(tree.rect(n, level));
     } else {
-      const c = l >= 2 ? tree.cap(n) : null;
-      if (c && kept.some((i) => covers[i]!.classify(c.lat, c.lon, c.radius, c.radius) === IN)) out.push(tree.rect(n, level));
+      // Only a node whose corners' extent lies inside a box can lie wholly inside it: the cap decides then.
+      const inside = l >= 2 && e !== null ? kept.filter((i) => holds(coverBoxes[i]!, e)) : [];
+      const c = inside.length ? tree.cap(n) : null;
+      if (c && inside.some((i) => covers[i]!.classify(c.lat, c.lon, c.radius, c.radius) === IN)) out.push(tree.rect(n, level));
       else for (const ch of tree.childNodes(n)) stack.push({ n: ch, live: kept });
     }
-    if (++work % SLICE === 0) yield;
+    if (++work % NODE_SLICE === 0) yield;
   }
+}
+
+/** The box holds the extent (a box all round holds any longitudes; otherwise neither may cross the antimeridian). */
+function holds(box: RadExtent, e: RadExtent): boolean {
+  if (!(e[0] >= box[0] && e[2] <= box[2])) return false;
+  if (box[1] <= -Math.PI && box[3] >= Math.PI) return true;
+  return e[1] <= e[3] && box[1] <= box[3] && e[1] >= box[1] && e[3] <= box[3];
 }
