@@ -15,7 +15,7 @@ const ERROR_TEXT: Record<number, string> = {
   422: 'Validation error',
   429: 'Quota exceeded',
   500: 'Internal server error',
-  503: 'Datastore not initialized',
+  503: 'Service unavailable: datastore not initialized, or too busy (Retry-After says when to come back)',
 };
 
 /** OpenAPI responses: the success body in each offered format, and ApiError for each listed status. */

@@ -10,6 +10,7 @@ import { admitRequestTarget, baseUrlFor } from './request-target.js';
 import { readJsonBody } from './request-body.js';
 import { bearerChallenge } from './bearer-challenge.js';
 import { HttpRefusal } from './http-errors.js';
+import { AppError } from '../../app/errors.js';
 
 export type HttpLimits = ConnectionLimits & { maxBodyBytes: number };
 
@@ -64,6 +65,9 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     }
     const headers: Record<string, string> = err instanceof HttpRefusal ? { ...err.headers } : {};
     if (error.code === 401) headers['WWW-Authenticate'] = bearerChallenge(req, 'dggs-api');
+    // Refusals of a busy service say when to come back (ServiceBusyError, TooManyRequestsError).
+    const retryAfter = err instanceof AppError ? (err as AppError & { retryAfterSeconds?: unknown }).retryAfterSeconds : undefined;
+    if (typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter);
     // A refused body is left unread: close rather than read it to reach the next request.
     if (announcesBody(req) && !req.complete) headers.Connection = 'close';
     send(res, { status: error.code, contentType: 'application/json', body: error, headers });

@@ -185,6 +185,10 @@ export const configSchema = z.object({
       maxExactGeometryTests: z.number().int().positive().default(100_000),
       /** Raster samples (window pixels x bands) one zone-data request may read. */
       maxRasterWindowSamples: z.number().int().positive().default(4_194_304),
+      /** Sub-zones all zone-data computations in progress may hold together (admission control); default twice maxSubZones. */
+      maxSubZonesInFlight: z.number().int().positive().optional(),
+      /** Longest a zone-data computation waits for room in that budget before a 503 with Retry-After. */
+      zoneDataQueueSeconds: z.number().int().min(0).default(20),
     })
     .prefault({}),
   rasters: z

@@ -12,6 +12,7 @@ import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import { LakeNotFoundError, LakeQueryError } from '../../ports/lake-reader.js';
 import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors.js';
+import { WorkBudget } from '../work-budget.js';
 import { parseFilter, type FilterLang } from './items-service.js';
 
 /** Zone data from a client-supplied raster URL (the ad-hoc GET). */
@@ -81,7 +82,14 @@ export interface ZoneDataLimits {
   maxZoneDataValues: number;
   /** Outline vertices the geometry encodings may write for one answer. */
   maxGeometryVertices: number;
+  /** Sub-zones all zone-data computations in progress may hold together (default: twice maxSubZones). */
+  maxSubZonesInFlight?: number;
+  /** Longest a computation waits for room in that budget before a 503 (default 20). */
+  zoneDataQueueSeconds?: number;
 }
+
+/** Computations waiting for room beyond this are refused at once. */
+const MAX_QUEUED = 256;
 
 /** A selection checked against its collection, ready to read. */
 interface PlannedSelection {
@@ -98,13 +106,32 @@ interface PlannedSelection {
  * time, and hands the request to the source of the collection's backing kind.
  */
 export class ZoneDataService {
+  /**
+   * Admission control of the computations (HTTP and jobs alike): a computation's memory grows
+   * with its sub-zones (ids, lookup tables, accumulators, the outlines of the sub-zones it
+   * refines), so their sum is what bounds the process, however many requests arrive together.
+   */
+  private readonly budget: WorkBudget;
+
   constructor(
     private readonly grids: GridRegistry,
     private readonly catalog: CollectionCatalog,
     private readonly sources: Partial<Record<BackingKind, ZoneDataSource>>,
     private readonly adHoc: AdHocRasterSource | undefined,
     private readonly limits: ZoneDataLimits,
-  ) {}
+  ) {
+    const capacity = Math.max(limits.maxSubZones, limits.maxSubZonesInFlight ?? 2 * limits.maxSubZones);
+    const queueSeconds = limits.zoneDataQueueSeconds ?? 20;
+    this.budget = new WorkBudget({
+      capacity,
+      maxWaitMs: queueSeconds * 1000,
+      maxQueued: MAX_QUEUED,
+      describe: (cost, used, cap, waitedMs) =>
+        `Zone-data computations in progress hold ${used} of the ${cap} sub-zones they may hold together (limits.maxSubZonesInFlight); this one needs ${cost} and ${
+          waitedMs > 0 ? `waited ${(waitedMs / 1000).toFixed(1)} s (limits.zoneDataQueueSeconds)` : `${MAX_QUEUED} others are waiting`
+        }. Retry after the Retry-After seconds, or ask a shallower zone-depth.`,
+    });
+  }
 
   grid(dggrsId: string): Dggrs {
     const grid = this.grids.get(dggrsId);
@@ -142,8 +169,8 @@ export class ZoneDataService {
       filter = await this.filter(c, source, parseFilter(q.filter, q.filterLang ?? 'cql2-text'), '');
     }
     const request = this.request(grid, q, fields);
-    this.bound(grid, request, fields.length * statCount(q.options), q.outline);
-    return this.read(source, c, { ...request, ...(filter ? { filter } : {}) }, '');
+    const subZones = this.bound(grid, request, fields.length * statCount(q.options), q.outline);
+    return this.budget.run(subZones, () => this.read(source, c, { ...request, ...(filter ? { filter } : {}) }, ''));
   }
 
   /**
@@ -178,11 +205,14 @@ export class ZoneDataService {
       }
       plans.push({ label, prefix, collection, source, fields: [...new Set(sel.fields)], ...(filter ? { filter } : {}) });
     }
-    this.bound(grid, request, plans.reduce((n, p) => n + p.fields.length, 0), q.outline);
-    const parts = await Promise.all(
-      plans.map(async (p) => ({ prefix: p.prefix, data: await this.read(p.source, p.collection, { ...request, fields: p.fields, ...(p.filter ? { filter: p.filter } : {}) }, p.label) })),
-    );
-    return joinZoneData(grid.id, q.zoneId, request.depths, parts);
+    const subZones = this.bound(grid, request, plans.reduce((n, p) => n + p.fields.length, 0), q.outline);
+    // The selections are computed concurrently: each holds its own sub-zones.
+    return this.budget.run(subZones * plans.length, async () => {
+      const parts = await Promise.all(
+        plans.map(async (p) => ({ prefix: p.prefix, data: await this.read(p.source, p.collection, { ...request, fields: p.fields, ...(p.filter ? { filter: p.filter } : {}) }, p.label) })),
+      );
+      return joinZoneData(grid.id, q.zoneId, request.depths, parts);
+    });
   }
 
   /**
@@ -229,7 +259,7 @@ export class ZoneDataService {
         throw new ValidationError('Too many values', `A filtered zone query on ${c.id} computes each zone's values: ${total} here; the limit is ${this.limits.maxZoneDataValues} (limits.maxZoneDataValues). Use a smaller bbox, a coarser zone-level or parent-zone.`);
       }
       for (const r of requests) {
-        const data = await this.read(source, c, r, '');
+        const data = await this.budget.run(zoneDataCost(grid, r.zoneId, r.depths, fields.length).subZones, () => this.read(source, c, r, ''));
         for (const d of data.depths) {
           d.zones.forEach((z, i) => {
             if (!values.has(z)) values.set(z, Object.fromEntries(fields.map((f) => [f, d.values[f]?.[i] ?? null])));
@@ -295,9 +325,10 @@ export class ZoneDataService {
 
   /**
    * The cost bound, checked before any source is read: sub-zones over all depths, values
-   * (sub-zones x output columns), and outline vertices for the geometry encodings.
+   * (sub-zones x output columns), and outline vertices for the geometry encodings. Gives the
+   * sub-zones, the request's weight in the in-flight budget.
    */
-  private bound(grid: Dggrs, request: ZoneDataRequest, columns: number, outline: { refined: boolean } | undefined): void {
+  private bound(grid: Dggrs, request: ZoneDataRequest, columns: number, outline: { refined: boolean } | undefined): number {
     const cost = zoneDataCost(grid, request.zoneId, request.depths, Math.max(1, columns), outline);
     const asked = `zone-depth ${request.depths.join(',')} of ${request.zoneId}`;
     if (cost.subZones > this.limits.maxSubZones) {
@@ -315,6 +346,7 @@ export class ZoneDataService {
         `${asked} would write ${cost.vertices} outline vertices${outline.refined ? ' with refined-geometry=true' : ''}; the limit is ${this.limits.maxGeometryVertices} (limits.maxGeometryVertices). Use refined-geometry=false, fewer depths, or a format without geometry (f=json, f=parquet).`,
       );
     }
+    return cost.subZones;
   }
 
   async adHocZoneData(cogUrl: string | undefined, q: ZoneDataQuery): Promise<ZoneData> {
@@ -326,9 +358,10 @@ export class ZoneDataService {
     }
     const grid = this.grid(q.dggrsId);
     const request = this.request(grid, q, []);
-    this.bound(grid, request, (q.options?.bands?.length ?? 1) * statCount(q.options), q.outline);
-    if (!this.adHoc) throw new ValidationError('Ad-hoc rasters not available', 'This service reads no client rasters.', 422);
-    return this.adHoc.adHocZoneData(cogUrl, request);
+    const subZones = this.bound(grid, request, (q.options?.bands?.length ?? 1) * statCount(q.options), q.outline);
+    const adHoc = this.adHoc;
+    if (!adHoc) throw new ValidationError('Ad-hoc rasters not available', 'This service reads no client rasters.', 422);
+    return this.budget.run(subZones, () => adHoc.adHocZoneData(cogUrl, request));
   }
 
   /**

@@ -82,8 +82,16 @@ export function* zonalDepth(grid: Dggrs, plan: DepthPlan, options: ZonalOptions)
   const exhausted = new Uint8Array(n);
   /** Pixels counted per sub-zone, so all-touched adds each pixel once. */
   const seen = options.allTouched ? new Map<number, Set<number>>() : undefined;
-  const outlines: (LonLat[] | undefined)[] = new Array(n);
-  const outlineOf = (i: number): LonLat[] => (outlines[i] ??= unwrapNear(grid.zoneOutline(plan.subZones[i]!, false), ref));
+  // Outlines of the sub-zones being refined (every one of them when the zone lies off the raster)
+  // are kept flat, [lon, lat, ...]: a quarter of the memory of [lon, lat] pairs.
+  const outlines: (number[] | undefined)[] = new Array(n);
+  const outlineOf = (i: number): LonLat[] => {
+    const flat = outlines[i];
+    if (flat) return unflatten(flat);
+    const ring = unwrapNear(grid.zoneOutline(plan.subZones[i]!, false), ref);
+    outlines[i] = ring.flat();
+    return ring;
+  };
 
   const take = (i: number, col: number, row: number): void => {
     for (let b = 0; b < values.length; b++) values[b] = pixels.value(b, col, row);
@@ -135,7 +143,7 @@ export function* zonalDepth(grid: Dggrs, plan: DepthPlan, options: ZonalOptions)
       outlineOf(todo[k]!);
       if ((k + 1) % SLICE_ZONES === 0) yield;
     }
-    const region = unionBounds(todo.map(outlineOf));
+    const region = unionBounds(todo.map((i) => outlines[i]!));
     // The window in hand serves when it covers the box and its level is fine enough: the reader
     // would pick that same level, since coarser ones were already too coarse for a larger spacing.
     if (!(contains(readBox, region) && todo.every((i) => 1 / pixelsPerDegree(pixels, outlineOf(i)) <= target * (1 + 1e-9)))) {
@@ -254,13 +262,20 @@ function clip(box: [number, number, number, number], bounds: readonly [number, n
   return x0 < x1 && y0 < y1 ? [x0, y0, x1, y1] : undefined;
 }
 
-function unionBounds(rings: LonLat[][]): BBox {
+function unionBounds(flatRings: number[][]): BBox {
   let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
-  for (const ring of rings) {
-    const [a, b, c, d] = ringBounds(ring);
-    w = Math.min(w, a); s = Math.min(s, b); e = Math.max(e, c); n = Math.max(n, d);
+  for (const flat of flatRings) {
+    for (let k = 0; k < flat.length; k += 2) {
+      w = Math.min(w, flat[k]!); e = Math.max(e, flat[k]!); s = Math.min(s, flat[k + 1]!); n = Math.max(n, flat[k + 1]!);
+    }
   }
   return [w, Math.max(-90, s), e, Math.min(90, n)];
+}
+
+function unflatten(flat: number[]): LonLat[] {
+  const ring: LonLat[] = new Array(flat.length / 2);
+  for (let k = 0; k < ring.length; k++) ring[k] = [flat[2 * k]!, flat[2 * k + 1]!];
+  return ring;
 }
 
 function contains(outer: BBox, inner: BBox): boolean {

@@ -308,7 +308,7 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics): Route
         query: zonesQuery,
         formats: LIST_FORMATS,
         invalidStatus: 422,
-        responses: responses({ description: 'The zone list', schema: ZonesResponse, formats: LIST_FORMATS }, [400, 404, 406, 422]),
+        responses: responses({ description: 'The zone list', schema: ZonesResponse, formats: LIST_FORMATS }, [400, 404, 406, 422, 503]),
         handler: async ({ params, query, links, format, req }) => {
           const scope = scopeOf(params as { collection_id?: string });
           const grid = service.grid(params.dggrs_id);

@@ -133,7 +133,7 @@ export function zoneDataRoutes(service: ZoneDataService, features?: ZoneFeatures
     invalidStatus: 422,
     formats: ZONE_DATA_FORMATS,
     defaultFormat: 'dggs-json',
-    responses: responses({ description: 'Zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [400, 403, 404, 406, 422]),
+    responses: responses({ description: 'Zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [400, 403, 404, 406, 422, 503]),
     handler: async ({ params, query: asked, format, links, req }) => {
       const query = withSubset(asked, req.url, isTemporal(service.collection(params.collection_id)));
       const profile = jsonFgProfile(query, format);
@@ -194,7 +194,7 @@ export function zoneDataRoutes(service: ZoneDataService, features?: ZoneFeatures
     invalidStatus: 422,
     formats: ZONE_DATA_FORMATS,
     defaultFormat: 'dggs-json',
-    responses: responses({ description: 'Zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [400, 403, 404, 406, 413, 422]),
+    responses: responses({ description: 'Zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [400, 403, 404, 406, 413, 422, 503]),
     handler: async ({ params, query: asked, format, links, req }) => {
       const query = withSubset(asked, req.url, false);
       const data = await service.adHocZoneData(query['cog-url'], {
@@ -232,7 +232,7 @@ export function zoneDataRoutes(service: ZoneDataService, features?: ZoneFeatures
     invalidStatus: 422,
     formats: ZONE_DATA_FORMATS,
     defaultFormat: 'dggs-json',
-    responses: responses({ description: 'The joined zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [400, 404, 406, 413, 415, 422]),
+    responses: responses({ description: 'The joined zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [400, 404, 406, 413, 415, 422, 503]),
     handler: async ({ params, query, body, format, links, req }) => {
       const raw = (req.query ?? {}) as Record<string, unknown>;
       const refused = Object.keys(NOT_ON_POST).filter((k) => k in raw);
