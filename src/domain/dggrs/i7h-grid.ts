@@ -22,6 +22,8 @@ export interface I7HGridOptions {
   title: string;
   description: string;
   projection: SliceAndDiceProjection;
+  /** Definition URI; by default the OGC register's entry for the id (give another where OGC registers none). */
+  uri?: string;
 }
 
 export class InvalidZoneIdError extends Error {
@@ -54,7 +56,7 @@ export class I7HGrid implements Dggrs {
     this.id = opts.id;
     this.title = opts.title;
     this.description = opts.description;
-    this.uri = `https://www.opengis.net/def/dggrs/OGC/1.0/${opts.id}`;
+    this.uri = opts.uri ?? `https://www.opengis.net/def/dggrs/OGC/1.0/${opts.id}`;
     this.proj = opts.projection;
   }
 

@@ -23,6 +23,7 @@ export function createRtea3h(): I3HGrid {
       `Equal-area aperture 3 hexagonal grid on ${PROJECTION_TEXT}; odd levels turned 30 degrees, zones indexed ` +
       'through the 9R cells of their level, sub-zones in scanline order (DGGAL RTEA3H).',
     projection: rteaProjection,
+    uri: RTEA_URI,
   });
 }
 
@@ -34,6 +35,7 @@ export function createRtea7h(): I7HGrid {
       `Equal-area aperture 7 hexagonal grid on ${PROJECTION_TEXT}; zones indexed by root rhombus and sub-rhombus, ` +
       'sub-zones in scanline order (DGGAL RTEA7H).',
     projection: rteaProjection,
+    uri: RTEA_URI,
   });
 }
 
@@ -58,7 +60,7 @@ function createRteaRhombic(aperture: 4 | 9): RhombicGrid {
       `Equal-area rhombic grid of aperture ${aperture}: the ten rhombi of two icosahedron faces each, unfolded into ` +
       `the 5x6 net by ${PROJECTION_TEXT}, cut into ${cut} axis-aligned squares per level; zones indexed by level, ` +
       'root rhombus and row-major square index, sub-zones in scanline order (DGGAL ' + id + ').',
-    uri: aperture === 9 ? `https://www.opengis.net/def/dggrs/OGC/1.0/${id}` : RTEA_URI,
+    uri: RTEA_URI,
   });
 }
 
