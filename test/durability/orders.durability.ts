@@ -208,16 +208,23 @@ describe('durability: kill -9 at random moments, restart, nothing lost or done t
       server.start();
       await ready(base, server);
       for (const w of workers) w.start();
+      const { default: knex } = await import('knex');
+      const db = knex({ client: 'pg', connection: pg.url, searchPath: [pg.schema] });
+      // Mid-job: the victim is killed while it runs an attempt (up to 5 s are given for it to start one).
+      const runningOn = async (proc: Proc): Promise<boolean> =>
+        (await db('job_attempts').where({ outcome: 'running' }).andWhere('worker', 'like', `%:${proc.child?.pid}`).first()) !== undefined;
       for (let round = 0; round < ROUNDS; round++) {
         const p = poster(base, acknowledged);
         await sleep(rand(1500, 3500));
         const victim = workers[round % 2]!;
+        for (let waited = 0; waited < 5000 && !(await runningOn(victim)); waited += 20) await sleep(20);
         await Promise.all([victim.kill('SIGKILL'), server.kill('SIGKILL')]);
         await p.stop();
         victim.start();
         server.start();
         await ready(base, server);
       }
+      await db.destroy();
       const seen = await check(base, path.join(dir, 'results'), acknowledged, async (ids) => {
         const { default: knex } = await import('knex');
         const db = knex({ client: 'pg', connection: pg.url });
