@@ -1,228 +1,169 @@
 /**
- * ISEA9R, IVEA9R, ISEA4R and IVEA4R against DGGAL: every record of more/{grid}_{points,subzones,geom,levels,bbox_lists}.jsonl,
- * and test/fixtures/dggal/ivea4r_bbox_lists.jsonl (the same boxes as ISEA4R's, asked of `dgg ivea4r list`).
+ * ISEA9R, IVEA9R, ISEA4R and IVEA4R against DGGAL through the shared oracle suite: every record of
+ * more/{isea9r,ivea9r,isea4r}_{points,subzones,geom,bbox_lists,levels}.jsonl, and of the IVEA4R set in
+ * test/fixtures/dggal (the shared files, with the bbox lists the shared set lacks asked of `dgg ivea4r list`
+ * for ISEA4R's boxes). Then what the suite does not ask: test/fixtures/dggal/rhombic_extra_lists.jsonl
+ * (whole-level lists, a point box, polar and antimeridian boxes), DGGAL's listing rule applied literally
+ * to every zone for random boxes, every zone of the first levels against the lattice's invariants, and
+ * valid RFC 7946 outlines.
  */
 import { expect } from 'chai';
-import fs from 'node:fs';
 import path from 'node:path';
 import { runToEnd, type BBox, type Dggrs } from '../../../src/domain/dggrs/dggrs.js';
+import { extentsIntersect, type RadExtent } from '../../../src/domain/dggrs/box-cover.js';
+import { extent5x6 } from '../../../src/domain/dggrs/i3h-box-zones.js';
+import { iseaProjection } from '../../../src/domain/dggrs/isea-projection.js';
+import { iveaProjection } from '../../../src/domain/dggrs/ivea-projection.js';
 import { RHOMBIC_GRIDS } from '../../../src/domain/dggrs/rhombic-grids.js';
-import { LATTICE_4R, LATTICE_9R, parseRhombicId, rhombicFromUint64, rhombicId } from '../../../src/domain/dggrs/rhombic-zone.js';
-import { rfc7946Problems, outlineToGeoJson } from '../../../src/domain/geometry/rfc7946.js';
-import { lonDiff, oracleDir, pointDiff, readJsonl } from './oracle-support.js';
-
-interface PointRecord {
-  lat: number; lon: number; level: number;
-  zone: string; zone_int64_hex: string; zone_level: number; nedges: number; area_m2: number;
-  centroid: [number, number]; extent: [[number, number], [number, number]]; vertices: [number, number][];
-  parents: string[]; children: string[]; neighbors: string[];
-  subzone_count: number; subzone_count_depth: number;
-}
-
-const fixtures = path.resolve(import.meta.dirname, '../../fixtures/dggal');
-
-/** An oracle file from the shared set, or the one generated here where the shared set has none. */
-function oracle<T>(name: string): T[] {
-  if (fs.existsSync(path.join(oracleDir, 'more', name))) return readJsonl<T>(`more/${name}`);
-  return fs.readFileSync(path.join(fixtures, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
-}
+import { rhombicExtentRadians } from '../../../src/domain/dggrs/rhombic-outline.js';
+import { LATTICE_4R, LATTICE_9R, parseRhombicId, rhombicFromUint64, rhombicId, type RhombicLattice } from '../../../src/domain/dggrs/rhombic-zone.js';
+import { outlineToGeoJson, rfc7946Problems } from '../../../src/domain/geometry/rfc7946.js';
+import { mulberry32 } from '../../../scripts/lib/prng.js';
+import { describeDggalOracle, type PointRecord, type Tie } from './dggal-oracle-suite.js';
+import { DEG, fixturesDir, oracleDir, readJsonl } from './oracle-support.js';
 
 /**
- * Oracle points exactly on a zone boundary, answered by DGGAL's last-ulp rounding (the 3H and 7H grids
- * have the same ones). Points 1e-8 degrees away reach both DGGAL's zone and ours.
+ * Oracle points exactly on a zone boundary, answered by DGGAL's last-ulp rounding; the suite shows each
+ * is a tie (points 1e-8 degrees away reach both DGGAL's zone and ours).
  */
-const TIES: Record<string, { lat: number; lon: number; levels: number[]; reason: string }[]> = {
-  ISEA9R: [{
-    lat: 20.990853340939, lon: 11.2, levels: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-    // Our projection puts it at (8/3, 7/3) to the last bit, on a row boundary of every level from 1; DGGAL's y is an ulp short of 7/3.
-    reason: 'corner of the level-0 ISEA3H pentagons A6 and AA: a 9R lattice node',
-  }],
-  IVEA9R: [],
-  ISEA4R: [],
-  IVEA4R: [],
+const NODE_TIE: Tie = {
+  lat: 20.990853340939, lon: 11.2, levels: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+  // Our projection puts it at (8/3, 7/3) to the last bit, on a row boundary of every level from 1; DGGAL's y is an ulp short of 7/3.
+  reason: 'corner of the level-0 ISEA3H pentagons A6 and AA: a 9R lattice node',
 };
 
-const GRIDS = [
-  { name: 'ISEA9R', file: 'isea9r', lattice: LATTICE_9R },
-  { name: 'IVEA9R', file: 'ivea9r', lattice: LATTICE_9R },
-  { name: 'ISEA4R', file: 'isea4r', lattice: LATTICE_4R },
-  { name: 'IVEA4R', file: 'ivea4r', lattice: LATTICE_4R },
-] as const;
+const GRIDS: { name: string; stem: string; dir: string; lattice: RhombicLattice; ties: Tie[] }[] = [
+  { name: 'ISEA9R', stem: 'isea9r', dir: path.join(oracleDir, 'more'), lattice: LATTICE_9R, ties: [NODE_TIE] },
+  { name: 'IVEA9R', stem: 'ivea9r', dir: path.join(oracleDir, 'more'), lattice: LATTICE_9R, ties: [] },
+  { name: 'ISEA4R', stem: 'isea4r', dir: path.join(oracleDir, 'more'), lattice: LATTICE_4R, ties: [] },
+  { name: 'IVEA4R', stem: 'ivea4r', dir: fixturesDir, lattice: LATTICE_4R, ties: [] },
+];
 
 for (const g of GRIDS) {
   const create = (): Dggrs => RHOMBIC_GRIDS[g.name]!();
 
-  describe(`${g.name} against DGGAL (more/${g.file}_points.jsonl)`, function () {
-    this.timeout(120_000);
+  describeDggalOracle({
+    name: g.name,
+    stem: g.stem,
+    dir: g.dir,
+    create,
+    idFromInt64: (v) => rhombicId(g.lattice, rhombicFromUint64(v)),
+    relationsInOrder: true,
+    bboxInOrder: true,
+    zoneCount: (l) => 10 * g.lattice.pow[l]! ** 2,
+    pentagons: 0,
+    maxLevel: g.lattice.maxLevel,
+    ties: g.ties,
+  });
+
+  describe(`${g.name} outlines of the oracle zones`, function () {
+    this.timeout(60_000);
     const grid = create();
-    const records = oracle<PointRecord>(`${g.file}_points.jsonl`);
-    const isTie = (r: PointRecord): boolean => TIES[g.name]!.some((t) => t.lat === r.lat && t.lon === r.lon && t.levels.includes(r.level));
-
-    it('has every oracle record (860)', () => expect(records).to.have.length(860));
-
-    it('zone from point equals DGGAL for every record except the listed exact-boundary ties', () => {
-      const mismatches: string[] = [];
-      let ties = 0;
-      for (const r of records) {
-        const got = grid.zoneFromPoint(r.lon, r.lat, r.level);
-        if (isTie(r)) {
-          ties++;
-          const seen = new Set<string>();
-          for (let i = 0; i < 16; i++) {
-            const a = (i * Math.PI) / 8;
-            seen.add(grid.zoneFromPoint(r.lon + 1e-8 * Math.cos(a), r.lat + 1e-8 * Math.sin(a), r.level));
-          }
-          expect([...seen], `tie at ${r.lat},${r.lon} level ${r.level}`).to.include(r.zone).and.include(got);
-          expect(got, 'a listed tie is where we differ').to.not.equal(r.zone);
-          continue;
-        }
-        if (got !== r.zone) mismatches.push(`${r.lat},${r.lon} L${r.level}: ${got} != ${r.zone}`);
-      }
-      expect(mismatches).to.deep.equal([]);
-      expect(ties).to.equal(TIES[g.name]!.reduce((n, t) => n + t.levels.length, 0));
-    });
-
-    it('numeric keys name the same zones as the text ids', () => {
-      for (const r of records) {
-        if (isTie(r) || r.level > grid.maxZoneKeyLevel!) continue;
-        expect(grid.zoneIdFromKey!(grid.zoneKeyFromPoint!(r.lon, r.lat, r.level), r.level), `${r.lat},${r.lon} L${r.level}`).to.equal(r.zone);
-      }
-    });
-
-    it('text ids, 64-bit ids, levels, edge counts and shapes', () => {
-      for (const r of records) {
-        const z = parseRhombicId(g.lattice, r.zone);
-        expect(z, r.zone).to.not.equal(null);
-        expect(grid.zoneToUint64!(r.zone), r.zone).to.equal(BigInt(r.zone_int64_hex));
-        expect(rhombicId(g.lattice, rhombicFromUint64(BigInt(r.zone_int64_hex))), r.zone).to.equal(r.zone);
-        expect(grid.zoneLevel(r.zone)).to.equal(r.zone_level);
-        const d = grid.describeZone(r.zone);
-        expect(d.edgeCount, r.zone).to.equal(r.nedges);
-        expect(d.shape).to.equal('square');
-      }
-    });
-
-    it('centroids and vertices within 1e-9 degrees, areas within 1e-9 relative', () => {
-      for (const r of records) {
-        const d = grid.describeZone(r.zone);
-        expect(pointDiff(d.centroid[0], d.centroid[1], r.centroid[1], r.centroid[0]), `${r.zone} centroid`).to.be.below(1e-9);
-        expect(d.vertices, r.zone).to.have.length(r.vertices.length);
-        d.vertices.forEach((v, i) => expect(pointDiff(v[0], v[1], r.vertices[i]![1], r.vertices[i]![0]), `${r.zone} vertex ${i}`).to.be.below(1e-9));
-        expect(Math.abs(d.areaMetersSquare / r.area_m2 - 1), r.zone).to.be.below(1e-9);
-        expect(Math.abs(grid.zoneArea(r.zone) / r.area_m2 - 1), r.zone).to.be.below(1e-9);
-      }
-    });
-
-    it('extents within 1e-9 degrees (longitudes scaled by cos latitude of the outline point that sets them)', () => {
-      for (const r of records) {
-        const [w, s, e, n] = grid.describeZone(r.zone).bbox;
-        const [[llLat, llLon], [urLat, urLon]] = r.extent;
-        expect(Math.abs(s - llLat), `${r.zone} llLat`).to.be.below(1e-9);
-        expect(Math.abs(n - urLat), `${r.zone} urLat`).to.be.below(1e-9);
-        const ring = grid.zoneOutline(r.zone, true);
-        const latAt = (lon: number): number => ring.reduce((best, p) => (lonDiff(p[0], lon) < lonDiff(best[0], lon) ? p : best))[1];
-        expect(pointDiff(w, latAt(w), llLon, latAt(w)), `${r.zone} llLon`).to.be.below(1e-9);
-        expect(pointDiff(e, latAt(e), urLon, latAt(e)), `${r.zone} urLon`).to.be.below(1e-9);
-      }
-    });
-
-    it('parents, children and neighbours in DGGAL order', () => {
-      for (const r of records) {
-        expect(grid.parents(r.zone), `${r.zone} parents`).to.deep.equal(r.parents);
-        expect(grid.children(r.zone), `${r.zone} children`).to.deep.equal(r.children);
-        expect(grid.neighbours(r.zone), `${r.zone} neighbours`).to.deep.equal(r.neighbors);
-      }
-    });
-
-    it("sub-zone counts at DGGAL's depth, and the zone of each centroid is the zone", () => {
-      for (const r of records) {
-        if (r.zone_level + r.subzone_count_depth <= grid.maxRefinementLevel) {
-          expect(grid.subZoneCount(r.zone, r.subzone_count_depth), r.zone).to.equal(r.subzone_count);
-        }
-        expect(grid.zoneFromPoint(r.centroid[1], r.centroid[0], r.zone_level), r.zone).to.equal(r.zone);
-      }
-    });
-
-    it('outlines (plain and refined) are valid RFC 7946 polygons', () => {
-      for (const r of records) {
+    it('are valid RFC 7946 polygons, plain and refined (polar and antimeridian zones included)', () => {
+      for (const r of readJsonl<PointRecord>(`${g.stem}_points.jsonl`, g.dir)) {
         for (const refined of [false, true]) {
           expect(rfc7946Problems(outlineToGeoJson(grid.zoneOutline(r.zone, refined))), `${r.zone} refined=${refined}`).to.deep.equal([]);
         }
       }
     });
+    it('stay polygons at the deepest levels around the poles and across the antimeridian', () => {
+      for (const level of [grid.maxRefinementLevel - 1, grid.maxRefinementLevel]) {
+        for (const [lon, lat] of [[0, 90], [100, 90], [0, -90], [-100, -90], [37, 89.9999999], [-37, -89.9999999], [180, 0], [-180, 50]] as const) {
+          const zone = grid.zoneFromPoint(lon, lat, level);
+          expect(new Set(grid.describeZone(zone).vertices.map((v) => v.join())).size, zone).to.equal(4);
+          for (const refined of [false, true]) {
+            expect(rfc7946Problems(outlineToGeoJson(grid.zoneOutline(zone, refined))), `${zone} refined=${refined}`).to.deep.equal([]);
+          }
+        }
+      }
+    });
   });
 
-  describe(`${g.name} sub-zone order against DGGAL (more/${g.file}_subzones.jsonl)`, () => {
-    const grid = create();
-    const records = oracle<{ zone: string; depth1: string[]; depth2: string[]; count_depth1: number; count_depth2: number }>(`${g.file}_subzones.jsonl`);
-    it('has the 11 zones', () => expect(records).to.have.length(11));
-    for (const r of records) {
-      it(`${r.zone} at depths 1 and 2, in order, and paged`, () => {
-        expect(grid.subZones(r.zone, 1)).to.deep.equal(r.depth1);
-        expect(grid.subZones(r.zone, 2)).to.deep.equal(r.depth2);
-        expect(grid.subZoneCount(r.zone, 1)).to.equal(r.count_depth1);
-        expect(grid.subZoneCount(r.zone, 2)).to.equal(r.count_depth2);
-        expect(grid.subZones(r.zone, 2, { offset: 3, limit: 5 })).to.deep.equal(r.depth2.slice(3, 8));
-      });
-    }
-  });
-
-  describe(`${g.name} refined outlines against DGGAL geom (more/${g.file}_geom.jsonl)`, () => {
-    const grid = create();
-    const records = oracle<{ zone: string; feature: { geometry: { coordinates: [number, number][][] } } }>(`${g.file}_geom.jsonl`);
-    it('has the 22 zones', () => expect(records).to.have.length(22));
-    for (const r of records) {
-      it(`${r.zone} point for point`, () => {
-        const expected = r.feature.geometry.coordinates[0]!;
-        const got = grid.zoneOutline(r.zone, true);
-        expect(got).to.have.length(expected.length);
-        let worst = 0;
-        got.forEach((p, i) => {
-          const e = expected[i]!;
-          worst = Math.max(worst, Math.abs(p[0] - e[0]) * Math.cos((e[1] * Math.PI) / 180), Math.abs(p[1] - e[1]));
-        });
-        expect(worst).to.be.below(1e-9);
-      });
-    }
-  });
-
-  describe(`${g.name} bbox listing against DGGAL list (${g.file}_bbox_lists.jsonl)`, function () {
+  describe(`${g.name} more lists against DGGAL list (fixtures/dggal/rhombic_extra_lists.jsonl)`, function () {
     this.timeout(60_000);
     const grid = create();
-    const records = oracle<{ level: number; bbox: [number, number, number, number]; note: string; zones: string[] }>(`${g.file}_bbox_lists.jsonl`);
-    it('has the 6 boxes', () => expect(records).to.have.length(6));
+    const all = readJsonl<{ dggrs: string; level: number; bbox: [number, number, number, number] | null; note: string; zones: string[] }>('rhombic_extra_lists.jsonl', fixturesDir);
+    const records = all.filter((r) => r.dggrs === g.name);
+    it('has the 5 lists', () => expect(records).to.have.length(5));
     for (const r of records) {
-      it(`${r.note}: the same zones in DGGAL's order, counted and paged`, () => {
-        const [llLat, llLon, urLat, urLon] = r.bbox;
-        const box: BBox = [llLon, llLat, urLon, urLat];
+      it(`${r.note} (level ${r.level}): the same zones in DGGAL's order, counted and paged`, () => {
+        const box: BBox = r.bbox ? [r.bbox[1], r.bbox[0], r.bbox[3], r.bbox[2]] : [-180, -90, 180, 90];
         expect(grid.zonesInBBox(r.level, box)).to.deep.equal(r.zones);
         const sel = grid.selectZonesInBBox(r.level, box);
         expect(runToEnd(sel.count())).to.equal(r.zones.length);
-        const pages: string[] = [];
-        for (let offset = 0; offset < r.zones.length; offset += 7) pages.push(...runToEnd(sel.page({ offset, limit: 7 })));
-        expect(pages).to.deep.equal(r.zones);
-        expect(grid.estimateZonesInBBox(r.level, box)).to.be.at.least(r.zones.length);
+        expect(runToEnd(sel.page({ offset: 5, limit: 11 }))).to.deep.equal(r.zones.slice(5, 16));
       });
     }
+    it('lists the union of several boxes once each, in id order', () => {
+      const [a, b] = records.filter((r) => r.bbox && r.level === records[2]!.level);
+      if (!a || !b) throw new Error('two lists of one level expected');
+      const boxes = [a, b].map((r) => [r.bbox![1], r.bbox![0], r.bbox![3], r.bbox![2]] as BBox);
+      const order = new Map(grid.zonesInBBox(a.level, [-180, -90, 180, 90]).map((z, i) => [z, i]));
+      const union = [...new Set([...a.zones, ...b.zones])].sort((x, y) => order.get(x)! - order.get(y)!);
+      expect(runToEnd(grid.selectZonesInBBox(a.level, boxes).page({ offset: 0, limit: Infinity }))).to.deep.equal(union);
+    });
   });
 
-  describe(`${g.name} level table against DGGAL (more/${g.file}_levels.jsonl)`, () => {
+  describe(`${g.name} box selection against DGGAL's rule applied to every zone`, function () {
+    this.timeout(60_000);
     const grid = create();
-    const records = oracle<{ level: number; ref_area_m2: number; subzone_depth: number; subzone_count: number; depth1: { subzone_count: number }; depth2: { subzone_count: number } }>(`${g.file}_levels.jsonl`);
-    it("has every level to the grid's maximum, and DGGAL's ~64K sub-zone depth as the default depth", () => {
-      expect(records.map((r) => r.level)).to.deep.equal(Array.from({ length: grid.maxRefinementLevel + 1 }, (_, i) => i));
-      for (const r of records) expect(r.subzone_depth).to.equal(grid.defaultDepth);
-    });
-    for (const r of records) {
-      it(`level ${r.level}: zone count, area and sub-zone counts`, () => {
-        const info = grid.levelInfo(r.level);
-        expect(info.zoneCount).to.equal(10 * g.lattice.pow[r.level]! ** 2);
-        expect(Math.abs(info.zoneAreaMetersSquare / r.ref_area_m2 - 1)).to.be.below(1e-9);
-        const zone = grid.zoneFromPoint(20, 10, r.level);
-        if (r.level + 1 <= grid.maxRefinementLevel) expect(grid.subZoneCount(zone, 1)).to.equal(r.depth1.subzone_count);
-        if (r.level + 2 <= grid.maxRefinementLevel) expect(grid.subZoneCount(zone, 2)).to.equal(r.depth2.subzone_count);
-        if (r.level + r.subzone_depth <= grid.maxRefinementLevel) expect(grid.subZoneCount(zone, r.subzone_depth)).to.equal(r.subzone_count);
+    const proj = g.name.startsWith('ISEA') ? iseaProjection : iveaProjection;
+    const rand = mulberry32(g.lattice.aperture * 31 + (g.name.startsWith('ISEA') ? 1 : 2));
+    /** listZones literally: the squares of the sampled 5x6 rectangle whose refined extent meets the box. */
+    const literal = (level: number, [w, s, e, n]: BBox): string[] => {
+      const p = g.lattice.pow[level]!;
+      const box: RadExtent = [s * DEG, w * DEG, n * DEG, e * DEG];
+      const r = extent5x6(box, proj);
+      const cell = (v: number, cells: number): number => Math.min(Math.max(0, Math.trunc(v * p)), cells - 1);
+      return grid.zonesInBBox(level, [-180, -90, 180, 90]).filter((id) => {
+        const z = parseRhombicId(g.lattice, id)!;
+        if (z.row < cell(r.tly, 6 * p) || z.row > cell(r.bry, 6 * p) || z.col < cell(r.tlx, 5 * p) || z.col > cell(r.brx, 5 * p)) return false;
+        return extentsIntersect(rhombicExtentRadians(g.lattice, z, proj), box);
       });
-    }
+    };
+    it('random boxes (some across the antimeridian or reaching a pole) at the first levels', () => {
+      for (let i = 0; i < 24; i++) {
+        const level = 1 + Math.floor(rand() * (g.lattice.aperture === 9 ? 2 : 4));
+        const s = -90 + rand() * 170, n = Math.min(90, s + 1 + rand() * 40);
+        const w = -180 + rand() * 360, e = w + 1 + rand() * 80;
+        const box: BBox = [w, i % 6 === 0 ? -90 : s, e > 180 ? e - 360 : e, i % 6 === 3 ? 90 : n];
+        const expected = literal(level, box);
+        const sel = grid.selectZonesInBBox(level, box);
+        expect(runToEnd(sel.page({ offset: 0, limit: Infinity })), `${box.join(',')} level ${level}`).to.deep.equal(expected);
+        expect(runToEnd(sel.count())).to.equal(expected.length);
+      }
+    });
   });
+
+  describe(`${g.name} every zone of the first levels`, function () {
+    this.timeout(60_000);
+    const grid = create();
+    it('round-trips text and 64-bit ids, finds each zone at its centroid, and keeps parents, children and neighbours consistent', () => {
+      for (let level = 0; level <= (g.lattice.aperture === 9 ? 2 : 4); level++) {
+        const ids = grid.zonesInBBox(level, [-180, -90, 180, 90]);
+        expect(ids, `level ${level}`).to.have.length(grid.levelInfo(level).zoneCount);
+        expect(new Set(ids).size).to.equal(ids.length);
+        const ints = ids.map((id) => grid.zoneToUint64!(id));
+        expect(ints.every((v, i) => i === 0 || v > ints[i - 1]!), 'the whole-level list is in 64-bit id order').to.equal(true);
+        for (const id of ids) {
+          expect(rhombicId(g.lattice, rhombicFromUint64(grid.zoneToUint64!(id))), id).to.equal(id);
+          const c = grid.describeZone(id).centroid;
+          expect(grid.zoneFromPoint(c[0], c[1], level), id).to.equal(id);
+          const nb = grid.neighbours(id);
+          expect(new Set(nb).size, `${id} neighbours`).to.equal(4);
+          for (const n of nb) expect(grid.neighbours(n), `${n} neighbour of ${id}`).to.include(id);
+          for (const ch of grid.children(id)) expect(grid.parents(ch), ch).to.deep.equal([id]);
+        }
+      }
+    });
+    it('refuses ids DGGAL would not write', () => {
+      const deepest = String.fromCharCode(65 + grid.maxRefinementLevel);
+      const beyond = String.fromCharCode(66 + grid.maxRefinementLevel);
+      expect(grid.isValidZone(`${deepest}0-0`)).to.equal(true);
+      for (const bad of ['', 'A0-1', 'A10-0', 'a0-0', 'A0-00', `B0-${(g.lattice.side ** 2).toString(16)}`, 'B0-a', `${beyond}0-0`, 'A0--0', 'A-0', 'A0-0 ', 'B04-1']) {
+        expect(grid.isValidZone(bad), bad).to.equal(false);
+      }
+    });
+  });
+
 }
