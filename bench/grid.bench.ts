@@ -13,22 +13,9 @@ import { iseaProjection } from '../src/domain/dggrs/isea-projection.js';
 import { iveaProjection } from '../src/domain/dggrs/ivea-projection.js';
 import type { SliceAndDiceProjection } from '../src/domain/dggrs/slice-and-dice-projection.js';
 import { z7ToZone } from '../src/domain/dggrs/z7-index.js';
-import { mulberry32 as rng } from '../scripts/lib/prng.js';
+import { randomPoints, rate } from './measure.js';
 import { cellToLonLat, hexToU64 } from 'a5-js';
 import { GRID_FACTORIES } from '../src/app/grid-factories.js';
-
-/** Runs fn repeatedly for at least `ms` and returns operations (as counted by fn) per second. */
-function rate(ms: number, fn: () => number): number {
-  fn(); // warm-up
-  let ops = 0;
-  const t0 = performance.now();
-  let t = t0;
-  while (t - t0 < ms) {
-    ops += fn();
-    t = performance.now();
-  }
-  return (ops * 1000) / (t - t0);
-}
 
 /** Alternates the two measurements a few times and keeps each one's best. */
 function bestOf(rounds: number, ms: number, ours: () => number, ref: () => number): [number, number] {
@@ -96,13 +83,8 @@ function levelLike(s: Subject, res: number): number {
 }
 
 export async function run(): Promise<void> {
-  const rand = rng(42);
   const n = 20000;
-  const lons = new Float64Array(n), lats = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    lons[i] = rand() * 360 - 180;
-    lats[i] = (Math.asin(2 * rand() - 1) * 180) / Math.PI;
-  }
+  const { lons, lats } = randomPoints(n, 42);
   const ms = 300, rounds = 2;
   let sink = 0;
   console.log(`Every grid beside h3-js, ${n} random points (uniform on the sphere), Node ${process.version}`);

@@ -7,7 +7,7 @@
  */
 import autocannon, { type Result } from 'autocannon';
 import { spawn } from 'node:child_process';
-import { readRss, REPO_ROOT, startServerProcess, type ServerProcess } from '../scripts/fuzz/server-process.js';
+import { readMainThreadCpuMs, readRss, REPO_ROOT, startServerProcess, type ServerProcess } from '../scripts/fuzz/server-process.js';
 
 export interface Target {
   base: string;
@@ -20,6 +20,12 @@ export interface Throughput {
   latencyMs: number;
   errors: number;
   non2xx: number;
+  /**
+   * CPU time of the services' main threads (the event loops) per request, ms: unlike requests per
+   * second, it hardly moves with other load on the machine; 1000 / cpuMsPerRequest is what one core
+   * would answer.
+   */
+  cpuMsPerRequest: number;
   /** Per process, bytes: RSS when the run starts, its peak, and `settleMs` after the run. */
   rss: { before: number; peak: number; after: number }[];
 }
@@ -51,6 +57,7 @@ export async function startServices(n: number): Promise<ServerProcess[]> {
  */
 export async function throughput(targets: Target[], paths: string[], o: { seconds: number; connections: number; settleMs?: number }): Promise<Throughput> {
   const before = targets.map((t) => readRss(t.pid) ?? 0);
+  const cpu0 = targets.reduce((sum, t) => sum + (readMainThreadCpuMs(t.pid) ?? NaN), 0);
   const peak = [...before];
   const sampler = setInterval(() => targets.forEach((t, i) => (peak[i] = Math.max(peak[i]!, readRss(t.pid) ?? 0))), 50);
   const results: Result[] = await Promise.all(
@@ -65,6 +72,7 @@ export async function throughput(targets: Target[], paths: string[], o: { second
       });
     }),
   );
+  const cpu = targets.reduce((sum, t) => sum + (readMainThreadCpuMs(t.pid) ?? NaN), 0) - cpu0;
   await new Promise((r) => setTimeout(r, o.settleMs ?? 2000));
   clearInterval(sampler);
   const after = targets.map((t) => readRss(t.pid) ?? 0);
@@ -74,13 +82,9 @@ export async function throughput(targets: Target[], paths: string[], o: { second
     latencyMs: results.reduce((s, r) => s + r.latency.average * (r['2xx'] + r.non2xx), 0) / Math.max(1, total),
     errors: results.reduce((s, r) => s + r.errors, 0),
     non2xx: results.reduce((s, r) => s + r.non2xx, 0),
+    cpuMsPerRequest: cpu / Math.max(1, total),
     rss: targets.map((_, i) => ({ before: before[i]!, peak: Math.max(peak[i]!, after[i]!), after: after[i]! })),
   };
 }
 
 export const MiB = 2 ** 20;
-
-/** "+12/+3 MiB" style RSS summary: peak and after over the given idle RSS, per process. */
-export function rssText(t: Throughput, idle: number[]): string {
-  return t.rss.map((r, i) => `idle ${(idle[i]! / MiB).toFixed(0)}, peak +${((r.peak - idle[i]!) / MiB).toFixed(0)}, after +${((r.after - idle[i]!) / MiB).toFixed(0)}`).join('; ');
-}

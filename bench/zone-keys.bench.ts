@@ -17,7 +17,7 @@ import { latLngToCell } from 'h3-js';
 import { createIvea7h } from '../src/domain/dggrs/ivea7h.js';
 import { i7hZoneKeysFromPoints } from '../src/domain/dggrs/i7h-zone-keys.js';
 import { iveaProjection } from '../src/domain/dggrs/ivea-projection.js';
-import { mulberry32 } from '../scripts/lib/prng.js';
+import { randomPoints, rate } from './measure.js';
 import { reportRow } from './issue-table.js';
 
 const N = 200_000;
@@ -25,18 +25,6 @@ const LEVEL = 9;
 /** H3 resolution whose cells are closest in area to IVEA7H level 9 (about 0.52 km² against 0.74 km²). */
 const H3_RES = 8;
 const MS = 1500;
-
-const rate = (ms: number, fn: () => number): number => {
-  fn();
-  let ops = 0;
-  const t0 = performance.now();
-  let t = t0;
-  while (t - t0 < ms) {
-    ops += fn();
-    t = performance.now();
-  }
-  return (ops * 1000) / (t - t0);
-};
 
 /** Keys per second of `threads` workers at once, each on its share of the points. */
 async function bulkOnWorkers(lons: Float64Array, lats: Float64Array, threads: number): Promise<number> {
@@ -66,12 +54,7 @@ function medianMs(runs: number, fn: () => void): number {
 }
 
 export async function run(): Promise<void> {
-  const rand = mulberry32(42);
-  const lons = new Float64Array(N), lats = new Float64Array(N);
-  for (let i = 0; i < N; i++) {
-    lons[i] = rand() * 360 - 180;
-    lats[i] = (Math.asin(2 * rand() - 1) * 180) / Math.PI;
-  }
+  const { lons, lats } = randomPoints(N, 42);
   const grid = createIvea7h();
   const out = new Float64Array(N);
   let sink = 0;
