@@ -45,6 +45,19 @@ export function apiErrorProblem(status: number, contentType: string | undefined,
   return undefined;
 }
 
+/**
+ * Load shedding, not a failure: the zone-data admission control (limits.maxSubZonesInFlight)
+ * refuses work it found no room for with 503 "Service busy", Retry-After and an ApiError body.
+ */
+export function isShed(res: { status: number; headers: Record<string, unknown>; body: Buffer }): boolean {
+  if (res.status !== 503 || !/^\d+$/.test(String(res.headers['retry-after'] ?? ''))) return false;
+  try {
+    return (JSON.parse(res.body.toString('utf8')) as { message?: unknown }).message === 'Service busy';
+  } catch {
+    return false;
+  }
+}
+
 export function judge(c: FuzzCase, r: SendResult, leakMarkers: string[], timeoutMs: number): Verdict[] {
   const out: Verdict[] = [];
   if (r.error) {
@@ -56,7 +69,7 @@ export function judge(c: FuzzCase, r: SendResult, leakMarkers: string[], timeout
   if (res.ms > timeoutMs) out.push({ kind: 'timeout', detail: `answered after ${Math.round(res.ms)} ms` });
   if (res.truncated) out.push({ kind: 'truncated', detail: `body cut off after ${res.bodyBytes} bytes` });
   const contentType = String(res.headers['content-type'] ?? '');
-  if (res.status >= 500) out.push({ kind: '5xx', detail: `status ${res.status}` });
+  if (res.status >= 500 && !isShed(res)) out.push({ kind: '5xx', detail: `status ${res.status}` });
   if (res.status >= 400 && c.req.method.toUpperCase() !== 'HEAD') {
     const problem = apiErrorProblem(res.status, contentType || undefined, res.body, res.bodyBytes);
     if (problem) out.push({ kind: 'non-api-error', detail: problem });

@@ -5,6 +5,7 @@
  *   --seed N [20240917]  --random N [4000]  --sweep full|N [full]  --thin N [3]  --concurrency N [6]
  *   --timeout-ms N [10000]  --bomb-mib N [256]  --stall-ms N [1000]  --stall-alone-ms N [200]  --rss-bound-mib N [300]
  *   --only opId[,opId]  --report path [.fuzz/report.json]  --quick (sweep 600, random 400)
+ *   --passes N [1]: send the cases N times to one service; its idle RSS after each pass tells a leak from a high-water mark
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     'rss-bound-mib': { type: 'string', default: '300' },
     'max-restarts': { type: 'string', default: '100' },
     only: { type: 'string' },
+    passes: { type: 'string', default: '1' },
     report: { type: 'string', default: path.join(REPO_ROOT, '.fuzz/report.json') },
     quick: { type: 'boolean', default: false },
   },
@@ -56,6 +58,7 @@ const summary = await runFuzz({
   rssBoundBytes: int('rss-bound-mib', values['rss-bound-mib']) * 2 ** 20,
   maxRestarts: int('max-restarts', values['max-restarts']),
   only: values.only?.split(',').filter(Boolean),
+  passes: Math.max(1, int('passes', values.passes)),
   progress: (line) => console.log(`fuzz: ${line}`),
 });
 

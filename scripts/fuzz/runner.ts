@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { buildCases, type FuzzCase } from './cases.js';
 import { blockedMs, describePing, ping, type Ping } from './canary.js';
-import { judge, type FailureKind } from './checks.js';
+import { isShed, judge, type FailureKind } from './checks.js';
 import { send, type SendResult } from './http-client.js';
 import { HIDDEN_OPERATIONS, operationsOf } from './operations.js';
 import { createSeedOrder, discoverSeeds } from './seeds.js';
@@ -42,6 +42,11 @@ export interface FuzzOptions {
   warmSpare?: boolean;
   /** Only operations whose id contains one of these (all when empty). */
   only?: string[];
+  /**
+   * Send the cases this many times to the same service (default 1). The child's RSS once idle after
+   * each pass tells a leak (it climbs pass after pass) from a high-water mark (it levels off).
+   */
+  passes?: number;
   progress?: (line: string) => void;
 }
 
@@ -76,6 +81,8 @@ export interface FuzzSummary {
   byClass: Record<string, number>;
   byStatus: Record<string, number>;
   fiveXX: number;
+  /** 503 "Service busy" with Retry-After: the zone-data admission control shedding load (not failures). */
+  shed: number;
   crashes: number;
   nonApiError: number;
   timeouts: number;
@@ -83,7 +90,8 @@ export interface FuzzSummary {
   groups: { key: string; count: number; area: string; example: FailureRecord }[];
   examples: FailureRecord[];
   coverage: { operations: Record<string, number>; parameters: Record<string, number>; uncovered: string[]; statusesByOperation: Record<string, Record<string, number>> };
-  rss: { startBytes: number; peakBytes: number; peakAboveStartBytes: number };
+  /** `settledBytes`: the child's RSS idle for SETTLE_MS after each pass (see `passes`). */
+  rss: { startBytes: number; peakBytes: number; peakAboveStartBytes: number; settledBytes: number[] };
   canary: { samples: number; p50Ms: number; p99Ms: number; maxMs: number };
 }
 
@@ -104,6 +112,8 @@ export function areaOf(c: FuzzCase): string {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Idle time after a pass before its settled RSS is read (jobs of the run's orders finish meanwhile). */
+const SETTLE_MS = 5000;
 
 function excerpt(buf: Buffer | undefined, max = 600): FailureRecord['body'] {
   if (!buf) return undefined;
@@ -335,12 +345,15 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     }
   })();
 
-  /** Replays a case alone: with a back-to-back canary (stall, timeout) or eight copies at once (memory). */
+  /** Replays a case alone: with a back-to-back canary (stall, timeout) or, after one warm-up copy, eight copies at once (memory). */
   async function reproduces(kind: FailureKind, c: FuzzCase): Promise<string | undefined> {
     if (!server.alive()) await restart();
     await sleep(300);
     const base = new URL(server.base);
     if (kind === 'memory') {
+      // One copy first: code compiled and tables built on first use are paid once, not per request.
+      await send(base, c.req, clientOpts);
+      await sleep(300);
       const before = server.rss() ?? 0;
       let peak = before;
       const timer = setInterval(() => (peak = Math.max(peak, server.rss() ?? 0)), 20);
@@ -393,6 +406,9 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   // ---- the run ----
   let next = 0;
   let sent = 0;
+  let shed = 0;
+  const passes = Math.max(1, opts.passes ?? 1);
+  const settled: number[] = [];
   let lastReport = performance.now();
   const worker = async () => {
     for (;;) {
@@ -420,6 +436,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
         const cls = `${Math.floor(r.response.status / 100)}xx`;
         byClass[cls] = (byClass[cls] ?? 0) + 1;
         byStatus[r.response.status] = (byStatus[r.response.status] ?? 0) + 1;
+        if (isShed(r.response)) shed++;
         const perOp = (statusesByOp[c.op] ??= {});
         perOp[r.response.status] = (perOp[r.response.status] ?? 0) + 1;
       } else byClass[r.error!.kind] = (byClass[r.error!.kind] ?? 0) + 1;
@@ -430,12 +447,18 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       if (performance.now() - lastReport > 10_000) {
         lastReport = performance.now();
         const failed = Object.values(failures).reduce((a, b) => a + b, 0);
-        say(`${sent}/${cases.length} sent, ${failed} failures, ${crashes} crashes, RSS ${((server.rss() ?? 0) / 2 ** 20).toFixed(0)} MiB`);
+        say(`${sent}/${cases.length * passes} sent, ${failed} failures, ${crashes} crashes, RSS ${((server.rss() ?? 0) / 2 ** 20).toFixed(0)} MiB`);
       }
     }
   };
-  await Promise.all(Array.from({ length: opts.concurrency }, worker));
-  while (gate) await gate;
+  for (let pass = 1; pass <= passes; pass++) {
+    next = 0;
+    await Promise.all(Array.from({ length: opts.concurrency }, worker));
+    while (gate) await gate;
+    await sleep(SETTLE_MS);
+    settled.push(server.rss() ?? 0);
+    say(`pass ${pass}/${passes} done: child RSS ${(settled.at(-1)! / 2 ** 20).toFixed(0)} MiB after ${SETTLE_MS / 1000} s idle (peak so far ${(peakRss / 2 ** 20).toFixed(0)} MiB)`);
+  }
   await sleep(200); // late server log lines for the last 5xx
   stopping = true;
   clearInterval(rssTimer);
@@ -463,6 +486,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     byClass,
     byStatus,
     fiveXX: failures['5xx'],
+    shed,
     crashes,
     nonApiError: failures['non-api-error'],
     timeouts: failures.timeout,
@@ -470,7 +494,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     groups: [...groups.entries()].sort((a, b) => b[1].count - a[1].count).map(([key, g]) => ({ key, count: g.count, area: g.area, example: g.example })),
     examples: records,
     coverage: { operations: opCount, parameters: paramCount, uncovered, statusesByOperation: statusesByOp },
-    rss: { startBytes: startRss, peakBytes: peakRss, peakAboveStartBytes: peakAbove },
+    rss: { startBytes: startRss, peakBytes: peakRss, peakAboveStartBytes: peakAbove, settledBytes: settled },
     canary: { samples: canary.length, p50Ms: Math.round(percentile(sortedCanary, 50)), p99Ms: Math.round(percentile(sortedCanary, 99)), maxMs: Math.round(sortedCanary.at(-1) ?? 0) },
   };
 }
@@ -485,13 +509,13 @@ export function formatSummary(s: FuzzSummary, reportPath?: string): string {
     '',
     `fuzz: ${s.requests} requests in ${(s.durationMs / 1000).toFixed(1)} s (seed ${s.seed}; machine load average ${s.machineLoad[0].toFixed(1)} at the start, ${s.machineLoad[1].toFixed(1)} at the end)`,
     `  by class:    ${Object.entries(s.byClass).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
-    `  5xx:         ${s.fiveXX}`,
+    `  5xx:         ${s.fiveXX}${s.shed ? ` (besides ${s.shed} 503 "Service busy" with Retry-After: load shed, not failures)` : ''}`,
     `  crashes:     ${s.crashes} (process exits)${s.skippedKnownCrashers ? `; ${s.skippedKnownCrashers} later cases skipped whose hostile part had already crashed it` : ''}`,
     `  non-ApiError error bodies: ${s.nonApiError}`,
     `  timeouts:    ${s.timeouts}`,
     `  other:       ${Object.entries(s.failures).filter(([k]) => !['5xx', 'non-api-error', 'timeout', 'crash'].includes(k)).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `  unconfirmed: ${Object.entries(s.unconfirmed.count).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (seen under load, not reproduced alone: not failures)`,
-    `  child RSS:   start ${mib(s.rss.startBytes)}, peak ${mib(s.rss.peakBytes)} (+${mib(s.rss.peakAboveStartBytes)})`,
+    `  child RSS:   start ${mib(s.rss.startBytes)}, peak ${mib(s.rss.peakBytes)} (+${mib(s.rss.peakAboveStartBytes)}); idle after each pass: ${s.rss.settledBytes.map(mib).join(', ')}`,
     `  canary GET /conformance: p50 ${s.canary.p50Ms} ms, p99 ${s.canary.p99Ms} ms, max ${s.canary.maxMs} ms (${s.canary.samples} samples)`,
     `  no 2xx at all (generation never got past validation): ${Object.entries(s.coverage.statusesByOperation).filter(([op, st]) => op !== 'raw' && !Object.keys(st).some((k) => k.startsWith('2'))).map(([op]) => op).join(', ') || 'none'}`,
     `  coverage:    ${Object.keys(s.coverage.operations).length} operations, ${Object.keys(s.coverage.parameters).length} parameters${s.coverage.uncovered.length ? `; NOT covered: ${s.coverage.uncovered.join(', ')}` : ', all covered'}`,
