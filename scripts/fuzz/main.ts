@@ -6,6 +6,7 @@
  *   --timeout-ms N [10000]  --bomb-mib N [256]  --stall-ms N [1000]  --stall-alone-ms N [200]  --rss-bound-mib N [300]
  *   --only opId[,opId]  --report path [.fuzz/report.json]  --quick (sweep 600, random 400)
  *   --passes N [1]: send the cases N times to one service; its idle RSS after each pass tells a leak from a high-water mark
+ *   --heap-snapshots: after each pass the child writes a heap snapshot (live objects only); its size is reported
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     'max-restarts': { type: 'string', default: '100' },
     only: { type: 'string' },
     passes: { type: 'string', default: '1' },
+    'heap-snapshots': { type: 'boolean', default: false },
     report: { type: 'string', default: path.join(REPO_ROOT, '.fuzz/report.json') },
     quick: { type: 'boolean', default: false },
   },
@@ -59,6 +61,7 @@ const summary = await runFuzz({
   maxRestarts: int('max-restarts', values['max-restarts']),
   only: values.only?.split(',').filter(Boolean),
   passes: Math.max(1, int('passes', values.passes)),
+  heapSnapshots: values['heap-snapshots'],
   progress: (line) => console.log(`fuzz: ${line}`),
 });
 

@@ -5,7 +5,9 @@
  * stalls, and the child's RSS.
  */
 import { createHash } from 'node:crypto';
-import { loadavg } from 'node:os';
+import path from 'node:path';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { buildCases, type FuzzCase } from './cases.js';
 import { blockedMs, describePing, ping, type Ping } from './canary.js';
 import { isShed, judge, type FailureKind } from './checks.js';
@@ -47,6 +49,11 @@ export interface FuzzOptions {
    * each pass tells a leak (it climbs pass after pass) from a high-water mark (it levels off).
    */
   passes?: number;
+  /**
+   * After each pass, have the child write a V8 heap snapshot (--heapsnapshot-signal) and report its
+   * size: it holds only live objects, so a leak shows as snapshots growing pass after pass.
+   */
+  heapSnapshots?: boolean;
   progress?: (line: string) => void;
 }
 
@@ -91,7 +98,7 @@ export interface FuzzSummary {
   examples: FailureRecord[];
   coverage: { operations: Record<string, number>; parameters: Record<string, number>; uncovered: string[]; statusesByOperation: Record<string, Record<string, number>> };
   /** `settledBytes`: the child's RSS idle for SETTLE_MS after each pass (see `passes`). */
-  rss: { startBytes: number; peakBytes: number; peakAboveStartBytes: number; settledBytes: number[] };
+  rss: { startBytes: number; peakBytes: number; peakAboveStartBytes: number; settledBytes: number[]; heapSnapshotBytes?: number[] };
   canary: { samples: number; p50Ms: number; p99Ms: number; maxMs: number };
 }
 
@@ -138,7 +145,9 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     // cog-url reaches the local raster host and nothing else private; upstream waits stay under the client's bound.
     rasterFetch: { timeoutMs: Math.min(5000, Math.floor(opts.timeoutMs / 2)), allowedPrivateRanges: [`${UPSTREAM_ADDRESS}/32`] },
   };
-  const boot = () => startServerProcess({ config: serverConfig, logLines: 3000 });
+  const snapshotDir = opts.heapSnapshots ? mkdtempSync(path.join(tmpdir(), 'dggs-fuzz-heap-')) : undefined;
+  const nodeFlags = snapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : [];
+  const boot = () => startServerProcess({ config: serverConfig, logLines: 3000, nodeFlags });
   // A warm spare makes a crash cost a swap instead of a start-up (several seconds of tsx).
   let spare: Promise<ServerProcess> | undefined;
   let orderBody: string | undefined;
@@ -325,15 +334,20 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     } else if (above < opts.rssBoundBytes / 2) overBound = false;
   }, 200);
 
+  /** Set while the child writes a heap snapshot (--heap-snapshots), which stops its main thread on purpose. */
+  let snapshotting = false;
+  let snapshotEpoch = 0;
   const canaryLoop = (async () => {
     while (!stopping) {
       await sleep(500);
-      if (gate || stopping) continue;
+      if (gate || stopping || snapshotting) continue;
       const srv = server;
       const t0 = performance.now();
+      const epoch = snapshotEpoch;
       const before = new Set(inflight.keys());
       const p = await ping(srv, 15_000);
-      if (srv !== server || gate) continue;
+      // A heap snapshot holds the main thread on purpose: no stall of any request.
+      if (srv !== server || gate || snapshotting || epoch !== snapshotEpoch) continue;
       canary.push(p.wallMs);
       const ms = blockedMs(p);
       if (ms > opts.stallMs) {
@@ -409,6 +423,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   let shed = 0;
   const passes = Math.max(1, opts.passes ?? 1);
   const settled: number[] = [];
+  const snapshots: number[] = [];
   let lastReport = performance.now();
   const worker = async () => {
     for (;;) {
@@ -458,6 +473,13 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     await sleep(SETTLE_MS);
     settled.push(server.rss() ?? 0);
     say(`pass ${pass}/${passes} done: child RSS ${(settled.at(-1)! / 2 ** 20).toFixed(0)} MiB after ${SETTLE_MS / 1000} s idle (peak so far ${(peakRss / 2 ** 20).toFixed(0)} MiB)`);
+    if (snapshotDir) {
+      snapshotting = true;
+      snapshotEpoch++;
+      snapshots.push(await heapSnapshotBytes(server, snapshotDir));
+      snapshotting = false;
+      say(`pass ${pass}/${passes}: heap snapshot ${(snapshots.at(-1)! / 2 ** 20).toFixed(0)} MiB`);
+    }
   }
   await sleep(200); // late server log lines for the last 5xx
   stopping = true;
@@ -470,6 +492,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   if (server.alive()) await server.stop();
   if (spare) await (await spare.catch(() => undefined))?.stop();
   await upstream.close();
+  if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
 
   const sortedCanary = [...canary].sort((a, b) => a - b);
   const uncovered = [...Object.entries(opCount).filter(([, n]) => n === 0).map(([k]) => `operation ${k}`), ...Object.entries(paramCount).filter(([, n]) => n === 0).map(([k]) => `parameter ${k}`)];
@@ -494,9 +517,33 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     groups: [...groups.entries()].sort((a, b) => b[1].count - a[1].count).map(([key, g]) => ({ key, count: g.count, area: g.area, example: g.example })),
     examples: records,
     coverage: { operations: opCount, parameters: paramCount, uncovered, statusesByOperation: statusesByOp },
-    rss: { startBytes: startRss, peakBytes: peakRss, peakAboveStartBytes: peakAbove, settledBytes: settled },
+    rss: { startBytes: startRss, peakBytes: peakRss, peakAboveStartBytes: peakAbove, settledBytes: settled, ...(snapshotDir ? { heapSnapshotBytes: snapshots } : {}) },
     canary: { samples: canary.length, p50Ms: Math.round(percentile(sortedCanary, 50)), p99Ms: Math.round(percentile(sortedCanary, 99)), maxMs: Math.round(sortedCanary.at(-1) ?? 0) },
   };
+}
+
+/**
+ * Has the child write a heap snapshot and gives its size. The snapshot is taken on the main thread
+ * (the service answers nothing meanwhile), so once GET /conformance answers again and the file
+ * stops growing it is complete; it is deleted after being measured.
+ */
+async function heapSnapshotBytes(server: ServerProcess, dir: string): Promise<number> {
+  const before = new Set(readdirSync(dir));
+  process.kill(server.pid, 'SIGUSR2');
+  await sleep(500);
+  await ping(server, 300_000);
+  let size = -1;
+  for (let i = 0; i < 600; i++) {
+    const file = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
+    const now = file ? statSync(path.join(dir, file)).size : -1;
+    if (file && now > 0 && now === size) {
+      rmSync(path.join(dir, file), { force: true });
+      return now;
+    }
+    size = now;
+    await sleep(500);
+  }
+  return NaN;
 }
 
 export function failureCount(s: FuzzSummary): number {
@@ -515,7 +562,7 @@ export function formatSummary(s: FuzzSummary, reportPath?: string): string {
     `  timeouts:    ${s.timeouts}`,
     `  other:       ${Object.entries(s.failures).filter(([k]) => !['5xx', 'non-api-error', 'timeout', 'crash'].includes(k)).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `  unconfirmed: ${Object.entries(s.unconfirmed.count).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (seen under load, not reproduced alone: not failures)`,
-    `  child RSS:   start ${mib(s.rss.startBytes)}, peak ${mib(s.rss.peakBytes)} (+${mib(s.rss.peakAboveStartBytes)}); idle after each pass: ${s.rss.settledBytes.map(mib).join(', ')}`,
+    `  child RSS:   start ${mib(s.rss.startBytes)}, peak ${mib(s.rss.peakBytes)} (+${mib(s.rss.peakAboveStartBytes)}); idle after each pass: ${s.rss.settledBytes.map(mib).join(', ')}${s.rss.heapSnapshotBytes ? `; heap snapshots after each pass: ${s.rss.heapSnapshotBytes.map(mib).join(', ')}` : ''}`,
     `  canary GET /conformance: p50 ${s.canary.p50Ms} ms, p99 ${s.canary.p99Ms} ms, max ${s.canary.maxMs} ms (${s.canary.samples} samples)`,
     `  no 2xx at all (generation never got past validation): ${Object.entries(s.coverage.statusesByOperation).filter(([op, st]) => op !== 'raw' && !Object.keys(st).some((k) => k.startsWith('2'))).map(([op]) => op).join(', ') || 'none'}`,
     `  coverage:    ${Object.keys(s.coverage.operations).length} operations, ${Object.keys(s.coverage.parameters).length} parameters${s.coverage.uncovered.length ? `; NOT covered: ${s.coverage.uncovered.join(', ')}` : ', all covered'}`,
