@@ -282,7 +282,8 @@ function contains(outer: BBox, inner: BBox): boolean {
   return outer[0] <= inner[0] && outer[1] <= inner[1] && outer[2] >= inner[2] && outer[3] >= inner[3];
 }
 
-const KEY_SPAN = 1 << 26;
+/** Keys stay below 2^52, where doubles are exact: at 1 << 26 they passed 2^53 and neighbouring pixels shared a key. */
+const KEY_SPAN = 1 << 25;
 const pixelKey = (col: number, row: number) => (row + KEY_SPAN) * 2 * KEY_SPAN + (col + KEY_SPAN);
 
 function mark(seen: Map<number, Set<number>>, i: number, col: number, row: number): void {
