@@ -161,3 +161,26 @@ export class LakeQueryError extends Error {
     super(message);
   }
 }
+
+/**
+ * A row filter as one CQL2 tree (bbox as S_INTERSECTS on the geometry column, datetime as bounds on
+ * the datetime column, AND the filter), so every lake binds and checks all three the same way.
+ */
+export function rowFilterExpr(dataset: Pick<LakeDataset, 'geometryColumn' | 'datetimeColumn'>, f: RowFilter): Expr | undefined {
+  const parts: Expr[] = [];
+  if (f.bbox) {
+    const g = dataset.geometryColumn;
+    if (!g) throw new LakeQueryError('Invalid parameter', 'bbox needs a geometry column, and this collection has none.');
+    parts.push({ kind: 'spatial', op: 's_intersects', left: { kind: 'property', name: g }, right: { kind: 'bbox', bbox: [...f.bbox] } });
+  }
+  if (f.datetime) {
+    const col = dataset.datetimeColumn;
+    if (!col) throw new LakeQueryError('Invalid parameter', 'datetime needs a datetime column, and this collection has none.');
+    const ts = (ms: number): Expr => ({ kind: 'timestamp', value: new Date(ms).toISOString().replace('.000Z', 'Z') });
+    if (f.datetime.start !== null) parts.push({ kind: 'comparison', op: '>=', left: { kind: 'property', name: col }, right: ts(f.datetime.start) });
+    if (f.datetime.end !== null) parts.push({ kind: 'comparison', op: '<=', left: { kind: 'property', name: col }, right: ts(f.datetime.end) });
+  }
+  if (f.filter) parts.push(f.filter);
+  if (parts.length === 0) return undefined;
+  return parts.length === 1 ? parts[0]! : { kind: 'and', args: parts };
+}

@@ -24,13 +24,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parquetMetadata, parquetRead, parquetSchema, type AsyncBuffer, type FileMetaData, type RowGroup } from 'hyparquet';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
-import type { Expr } from '../../domain/cql2/index.js';
 import { byLakePath, consistentGeo, coveringOf, fieldMeta, geoMetadataJson, isLakeDataPath, LAKE_ID, queryableKind, type GeoMetadata } from '../../domain/lake/lake-columns.js';
 import { envelope } from '../../domain/geometry/geojson.js';
 import { decodeWkb } from '../../domain/geometry/wkb.js';
 import {
   LakeNotFoundError,
   LakeQueryError,
+  rowFilterExpr,
   type LakeChunk,
   type LakeDataset,
   type LakePage,
@@ -268,25 +268,12 @@ export class S3ParquetLake implements LakeReader {
 
   // ---- filters and planning ----
 
-  /** bbox, datetime and the CQL2 filter as one CQL2 tree, as the DuckDB lake builds it. */
+  /** The row filter as one compiled predicate over the parquet columns. */
   private filterOf(d: Described, f: RowFilter): CompiledFilter | undefined {
-    const parts: Expr[] = [];
-    if (f.bbox) {
-      const g = d.dataset.geometryColumn;
-      if (!g) throw new LakeQueryError('Invalid parameter', 'bbox needs a geometry column, and this collection has none.');
-      parts.push({ kind: 'spatial', op: 's_intersects', left: { kind: 'property', name: g }, right: { kind: 'bbox', bbox: [...f.bbox] } });
-    }
-    if (f.datetime) {
-      const col = d.dataset.datetimeColumn;
-      if (!col) throw new LakeQueryError('Invalid parameter', 'datetime needs a datetime column, and this collection has none.');
-      const ts = (ms: number): Expr => ({ kind: 'timestamp', value: new Date(ms).toISOString().replace('.000Z', 'Z') });
-      if (f.datetime.start !== null) parts.push({ kind: 'comparison', op: '>=', left: { kind: 'property', name: col }, right: ts(f.datetime.start) });
-      if (f.datetime.end !== null) parts.push({ kind: 'comparison', op: '<=', left: { kind: 'property', name: col }, right: ts(f.datetime.end) });
-    }
-    if (f.filter) parts.push(f.filter);
-    if (parts.length === 0) return undefined;
+    const expr = rowFilterExpr(d.dataset, f);
+    if (!expr) return undefined;
     try {
-      return compileFilter(parts.length === 1 ? parts[0]! : { kind: 'and', args: parts }, d.filterColumns);
+      return compileFilter(expr, d.filterColumns);
     } catch (e) {
       if (e instanceof FilterCompileError) throw new LakeQueryError('Invalid filter', e.message);
       throw e;

@@ -25,10 +25,10 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DuckDBBlobVector, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBDataChunk, type DuckDBValue } from '@duckdb/node-api';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
-import type { Expr } from '../../domain/cql2/index.js';
 import {
   LakeNotFoundError,
   LakeQueryError,
+  rowFilterExpr,
   type LakeChunk,
   type LakeDataset,
   type LakePage,
@@ -259,24 +259,10 @@ export class DuckDbLake implements LakeReader {
     return types;
   }
 
-  /** bbox, datetime and the CQL2 filter as one CQL2 tree, so all three share the translator's binding and exact checks. */
+  /** The row filter as DuckDB SQL: bbox, datetime and CQL2 share the translator's binding and exact checks. */
   private filterOf(d: Described, f: RowFilter): Cql2DuckDbFilter | undefined {
-    const parts: Expr[] = [];
-    if (f.bbox) {
-      const g = d.dataset.geometryColumn;
-      if (!g) throw new LakeQueryError('Invalid parameter', 'bbox needs a geometry column, and this collection has none.');
-      parts.push({ kind: 'spatial', op: 's_intersects', left: { kind: 'property', name: g }, right: { kind: 'bbox', bbox: [...f.bbox] } });
-    }
-    if (f.datetime) {
-      const col = d.dataset.datetimeColumn;
-      if (!col) throw new LakeQueryError('Invalid parameter', 'datetime needs a datetime column, and this collection has none.');
-      const ts = (ms: number): Expr => ({ kind: 'timestamp', value: new Date(ms).toISOString().replace('.000Z', 'Z') });
-      if (f.datetime.start !== null) parts.push({ kind: 'comparison', op: '>=', left: { kind: 'property', name: col }, right: ts(f.datetime.start) });
-      if (f.datetime.end !== null) parts.push({ kind: 'comparison', op: '<=', left: { kind: 'property', name: col }, right: ts(f.datetime.end) });
-    }
-    if (f.filter) parts.push(f.filter);
-    if (parts.length === 0) return undefined;
-    const expr: Expr = parts.length === 1 ? parts[0]! : { kind: 'and', args: parts };
+    const expr = rowFilterExpr(d.dataset, f);
+    if (!expr) return undefined;
     try {
       return toDuckDbSql(expr, d.cql2);
     } catch (e) {
