@@ -226,22 +226,14 @@ export class HealpixGrid extends SquareCellGrid<HpZone> implements SquareTree<Hp
   }
 
   /** 12 * 4^L zones: keys below 2^53 up to level 24. */
-  readonly maxZoneKeyLevel = 24;
+  override readonly maxZoneKeyLevel = 24;
 
-  zoneKeyFromPoint(lon: number, lat: number, level: number): number {
-    return this.pointKey(lon, lat, level, this.maxZoneKeyLevel, (z) => this.keyOf(z));
-  }
-
-  zoneIdFromKey(key: number, level: number): string {
-    return this.format(this.zoneOfKey(key, level));
-  }
-
-  private keyOf(z: HpZone): number {
+  protected override keyOf(z: HpZone): number {
     const p = 2 ** z.level;
     return (z.root * p + z.row) * p + z.col;
   }
 
-  private zoneOfKey(key: number, level: number): HpZone {
+  protected override zoneOfKey(key: number, level: number): HpZone {
     const p = 2 ** level;
     const col = key % p, r = (key - col) / p;
     return { level, root: Math.floor(r / p), row: r % p, col };

@@ -242,21 +242,13 @@ export class RhealpixGrid extends SquareCellGrid<RhpZone> implements SquareTree<
   }
 
   /** 6 * 9^L zones: keys below 2^53 up to level 15. */
-  readonly maxZoneKeyLevel = 15;
+  override readonly maxZoneKeyLevel = 15;
 
-  zoneKeyFromPoint(lon: number, lat: number, level: number): number {
-    return this.pointKey(lon, lat, level, this.maxZoneKeyLevel, (z) => this.keyOf(z));
-  }
-
-  zoneIdFromKey(key: number, level: number): string {
-    return this.format(this.zoneOfKey(key, level));
-  }
-
-  private keyOf(z: RhpZone): number {
+  protected override keyOf(z: RhpZone): number {
     return z.row * 4 * POW3[z.level]! + z.col;
   }
 
-  private zoneOfKey(key: number, level: number): RhpZone {
+  protected override zoneOfKey(key: number, level: number): RhpZone {
     const w = 4 * POW3[level]!;
     return { level, row: Math.floor(key / w), col: key % w };
   }

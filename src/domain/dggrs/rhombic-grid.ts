@@ -21,7 +21,7 @@ const RAD = 180 / Math.PI;
 
 export class RhombicGrid extends SquareCellGrid<RhombicZone> {
   /** Keys are row * 5p + col: below 2^53 up to level 15 (9R) or 24 (4R). */
-  readonly maxZoneKeyLevel: number;
+  override readonly maxZoneKeyLevel: number;
   private readonly lat: RhombicLattice;
   private readonly proj: RhombicProjection;
   private readonly xy = new Float64Array(2);
@@ -84,16 +84,21 @@ export class RhombicGrid extends SquareCellGrid<RhombicZone> {
     return this.format(z);
   }
 
-  zoneKeyFromPoint(lon: number, lat: number, level: number): number {
+  /** Allocation-free (one reused zone), for bulk binning. */
+  override zoneKeyFromPoint(lon: number, lat: number, level: number): number {
     if (level > this.maxZoneKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${this.maxZoneKeyLevel}`);
     const z = this.locate(lon, lat, level, this.scratch);
-    return z ? z.row * 5 * this.lat.pow[level]! + z.col : NaN;
+    return z ? this.keyOf(z) : NaN;
   }
 
-  zoneIdFromKey(key: number, level: number): string {
+  protected override keyOf(z: RhombicZone): number {
+    return z.row * 5 * this.lat.pow[z.level]! + z.col;
+  }
+
+  protected override zoneOfKey(key: number, level: number): RhombicZone {
     const cols = 5 * this.lat.pow[level]!;
     const row = Math.floor(key / cols);
-    return this.format({ level, row, col: key - row * cols });
+    return { level, row, col: key - row * cols };
   }
 
   protected planeCentroid(z: RhombicZone): PlanePoint {

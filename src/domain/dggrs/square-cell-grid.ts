@@ -116,11 +116,21 @@ export abstract class SquareCellGrid<Z> implements Dggrs {
     return this.levelOf(z);
   }
 
-  /** The numeric key (`keyOf`) of the zone of `level` holding the point, NaN where there is none. */
-  protected pointKey(lon: number, lat: number, level: number, maxKeyLevel: number, keyOf: (z: Z) => number): number {
-    if (level > maxKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${maxKeyLevel}`);
+  /** Highest level whose numeric keys (`keyOf`) are all below 2^53. */
+  abstract readonly maxZoneKeyLevel: number;
+  /** A zone's numeric key, unique within its level. */
+  protected abstract keyOf(z: Z): number;
+  /** The zone of `level` with this key (inverse of `keyOf`). */
+  protected abstract zoneOfKey(key: number, level: number): Z;
+
+  zoneKeyFromPoint(lon: number, lat: number, level: number): number {
+    if (level > this.maxZoneKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${this.maxZoneKeyLevel}`);
     const z = this.zoneOfPoint(lon, lat, level);
-    return z === null ? NaN : keyOf(z);
+    return z === null ? NaN : this.keyOf(z);
+  }
+
+  zoneIdFromKey(key: number, level: number): string {
+    return this.format(this.zoneOfKey(key, level));
   }
 
   protected geo(p: PlanePoint): LonLat {
