@@ -1,22 +1,11 @@
 import type { BBox, LonLat } from '../../domain/dggrs/dggrs.js';
+import { continuousLongitudes } from '../../domain/geometry/continuous-longitudes.js';
 
 export const DEG = Math.PI / 180;
 
 /** Makes longitudes continuous along a ring so it never jumps across the antimeridian. */
 export function unwrap(ring: readonly LonLat[]): LonLat[] {
-  const out: LonLat[] = [];
-  for (const [lon, lat] of ring) {
-    if (out.length === 0) {
-      out.push([lon, lat]);
-      continue;
-    }
-    const prev = out[out.length - 1]![0];
-    let x = lon;
-    while (x - prev > 180) x -= 360;
-    while (prev - x > 180) x += 360;
-    out.push([x, lat]);
-  }
-  return out;
+  return continuousLongitudes(ring.map(([lon, lat]): LonLat => [lon, lat]));
 }
 
 export function wrapLon(x: number): number {

@@ -14,6 +14,7 @@ import {
 import { InvalidZoneIdError } from './i7h-grid.js';
 import type { SliceAndDiceProjection } from './slice-and-dice-projection.js';
 import { EARTH_AREA } from './wgs84.js';
+import { continuousLongitudes } from '../geometry/continuous-longitudes.js';
 
 const DEG = Math.PI / 180;
 const RAD = 180 / Math.PI;
@@ -153,13 +154,7 @@ export class I3HGrid implements Dggrs {
         return [g.lon, g.lat] as LonLat;
       });
       // Keep the ring continuous across the antimeridian, like the refined outline.
-      for (let i = 1; i < ring.length; i++) {
-        const prev = ring[i - 1]![0];
-        let lon = ring[i]![0];
-        while (lon - prev > 180) lon -= 360;
-        while (lon - prev < -180) lon += 360;
-        ring[i] = [lon, ring[i]![1]];
-      }
+      continuousLongitudes(ring);
     }
     if (ring.length) ring.push([ring[0]![0], ring[0]![1]]);
     return ring;

@@ -13,6 +13,7 @@ import { extentRadians, refined5x6, refinedGeoRadians, refinementDivisions } fro
 import { subZoneCount, subZones } from './i7h-sub-zones.js';
 import type { SliceAndDiceProjection } from './slice-and-dice-projection.js';
 import { EARTH_AREA } from './wgs84.js';
+import { continuousLongitudes } from '../geometry/continuous-longitudes.js';
 
 const DEG = Math.PI / 180;
 const RAD = 180 / Math.PI;
@@ -155,13 +156,7 @@ export class I7HGrid implements Dggrs {
         return [g.lon, g.lat] as LonLat;
       });
       // Keep the ring continuous across the antimeridian, like the refined outline.
-      for (let i = 1; i < ring.length; i++) {
-        const prev = ring[i - 1]![0];
-        let lon = ring[i]![0];
-        while (lon - prev > 180) lon -= 360;
-        while (lon - prev < -180) lon += 360;
-        ring[i] = [lon, ring[i]![1]];
-      }
+      continuousLongitudes(ring);
     }
     if (fewerThanThreeDistinct(ring)) ring = this.unsnappedOutline(z, refined);
     if (ring.length) ring.push([ring[0]![0], ring[0]![1]]);
@@ -177,16 +172,9 @@ export class I7HGrid implements Dggrs {
     const g = { lat: 0, lon: 0 };
     const ring: LonLat[] = [];
     for (const v of refined ? refined5x6(z, refinementDivisions(zoneLevel(z))) : canonicalVertices(z)) {
-      if (!this.proj.inverse(v.x, v.y, odd, g, false)) continue;
-      let lon = g.lon;
-      const prev = ring[ring.length - 1]?.[0];
-      if (prev !== undefined) {
-        while (lon - prev > 180) lon -= 360;
-        while (lon - prev < -180) lon += 360;
-      }
-      ring.push([lon, g.lat]);
+      if (this.proj.inverse(v.x, v.y, odd, g, false)) ring.push([g.lon, g.lat]);
     }
-    return ring;
+    return continuousLongitudes(ring);
   }
 
   parents(zoneId: string): string[] {

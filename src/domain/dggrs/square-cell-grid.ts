@@ -9,6 +9,7 @@ import { CellRectSelection, type CellRect } from './cell-rect-selection.js';
 import type { GeoRad, PlanePoint } from './healpix-projection.js';
 import { InvalidZoneIdError } from './i7h-grid.js';
 import { EARTH_AREA } from './wgs84.js';
+import { continuousLongitudes } from '../geometry/continuous-longitudes.js';
 
 const RAD = 180 / Math.PI;
 const DEG = Math.PI / 180;
@@ -176,13 +177,7 @@ export abstract class SquareCellGrid<Z> implements Dggrs {
       ? this.refinedRadians(z).map((p) => [p.lon * RAD, p.lat * RAD] as LonLat)
       : this.plainOutline(z);
     // Longitudes continuous along the ring; a ring round a pole winds once (RFC 7946 helpers close it).
-    for (let i = 1; i < pts.length; i++) {
-      const prev = pts[i - 1]![0];
-      let lon = pts[i]![0];
-      while (lon - prev > 180) lon -= 360;
-      while (lon - prev < -180) lon += 360;
-      pts[i] = [lon, pts[i]![1]];
-    }
+    continuousLongitudes(pts);
     if (pts.length) pts.push([pts[0]![0], pts[0]![1]]);
     return pts;
   }
