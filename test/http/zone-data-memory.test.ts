@@ -15,6 +15,13 @@ import { UPSTREAM_ADDRESS, startUpstream, type Upstream } from '../../scripts/fu
 
 /** The hardening suite's bound for eight heavy requests in parallel (test/http/hardening.test.ts). */
 const RSS_BOUND = 300 * 2 ** 20;
+/**
+ * The cog-url case fetches and decodes its raster per request, and how much of that garbage is still
+ * resident depends on when V8 collects: 144-398 MiB measured on the same code (2 cores, with and
+ * without other load). Its bound tells the budget's work from the finding it fixes (+565 MiB; 570-890
+ * MiB without the budget).
+ */
+const COG_URL_RSS_BOUND = 450 * 2 ** 20;
 const MiB = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -22,11 +29,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let upstream: Upstream;
 
 /** Deepest default zone data: [what, path]; D4-69-A is over the demo raster, A1-0-B (a pentagon, 49,411 sub-zones) off it. */
-const HEAVY: [string, (i: number) => string][] = [
+const HEAVY: [string, (i: number) => string, number?][] = [
   ['IVEA3H A1-0-B depth 10, off the raster', () => '/collections/demo-elevation/dggs/IVEA3H/zones/A1-0-B/data'],
   ['ISEA3H D4-69-A depth 10 (59,293 sub-zones)', () => '/collections/demo-elevation/dggs/ISEA3H/zones/D4-69-A/data?zone-depth=10'],
   ['ISEA3H A1-0-B depth 10 as GeoJSON', () => '/collections/demo-elevation/dggs/ISEA3H/zones/A1-0-B/data?f=geo%2Bjson'],
-  ['the fuzzer\'s cog-url finding (ISEA3H A1-0-B, default depth)', (i) => `/dggs/ISEA3H/zones/A1-0-B/data?cog-url=${encodeURIComponent(`${upstream.base}/elevation.tif`)}&f=dggs%2Bjson&i=${i}`],
+  ['the fuzzer\'s cog-url finding (ISEA3H A1-0-B, default depth)', (i) => `/dggs/ISEA3H/zones/A1-0-B/data?cog-url=${encodeURIComponent(`${upstream.base}/elevation.tif`)}&f=dggs%2Bjson&i=${i}`, COG_URL_RSS_BOUND],
 ];
 
 describe('HTTP: zone-data memory under parallel deep requests (admission control)', function () {
@@ -76,12 +83,12 @@ describe('HTTP: zone-data memory under parallel deep requests (admission control
     return false;
   }
 
-  for (const [what, path] of HEAVY) {
-    it(`8 × ${what}: RSS grows by less than ${MiB(RSS_BOUND)}, all answered`, async () => {
+  for (const [what, path, bound = RSS_BOUND] of HEAVY) {
+    it(`8 × ${what}: RSS grows by less than ${MiB(bound)}, all answered`, async () => {
       const { growth, results } = await eightInParallel(path);
       expect(srv.alive(), 'the process died').to.equal(true);
       const served = results.filter((r, i) => expectServedOrBusy(r, `${what} #${i}`)).length;
-      expect(growth, `RSS growth for 8 in parallel (${MiB(growth)}; ${served} served)`).to.be.below(RSS_BOUND);
+      expect(growth, `RSS growth for 8 in parallel (${MiB(growth)}; ${served} served)`).to.be.below(bound);
       // The queue wait (20 s) covers eight such computations on an idle machine: most are served.
       expect(served, 'requests served').to.be.at.least(2);
     });
