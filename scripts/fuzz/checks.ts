@@ -5,7 +5,7 @@
  * leak into a body.
  */
 import type { FuzzCase } from './cases.js';
-import type { SendResult } from './http-client.js';
+import type { FuzzRequest, SendResult } from './http-client.js';
 
 export type FailureKind = '5xx' | 'non-api-error' | 'timeout' | 'no-response' | 'truncated' | 'bad-host-accepted' | 'leak' | 'crash' | 'stall' | 'memory';
 
@@ -78,8 +78,21 @@ export function judge(c: FuzzCase, r: SendResult, leakMarkers: string[], timeout
   if (c.badHost && res.status < 400) out.push({ kind: 'bad-host-accepted', detail: `status ${res.status} for an invalid Host` });
   const text = res.body.toString('utf8');
   if (res.status >= 400 && STACK.test(text)) out.push({ kind: 'leak', detail: 'stack trace in an error body' });
-  for (const marker of leakMarkers) if (marker && text.includes(marker)) out.push({ kind: 'leak', detail: `body contains ${JSON.stringify(marker)}` });
+  // A marker the request itself carried may be echoed back (a 404 naming the id it was given).
+  const sent = requestText(c.req);
+  for (const marker of leakMarkers) if (marker && text.includes(marker) && !sent.includes(marker)) out.push({ kind: 'leak', detail: `body contains ${JSON.stringify(marker)}` });
   // Files no answer may carry: the system's, the service's config (token digests), its package and git metadata, its environment.
   for (const [marker, what] of FILE_MARKERS) if (marker.test(text)) out.push({ kind: 'leak', detail: `body contains ${what}` });
   return out;
+}
+
+/** What a request sent, its target percent-decoded where it decodes, as one text to search. */
+function requestText(req: FuzzRequest): string {
+  let target = req.path;
+  try {
+    target = decodeURIComponent(req.path);
+  } catch {
+    // Malformed escapes: search the target as sent.
+  }
+  return [req.path, target, ...req.headers.map(([k, v]) => `${k}: ${v}`), req.body?.toString('utf8') ?? '', req.raw?.toString('utf8') ?? ''].join('\n');
 }
