@@ -9,7 +9,7 @@ import {
   centroidOf, canonicalVertices, children, formatZoneId, LOC, locate, MAX_LEVEL, neighbours, parents,
   parseZoneId, POW7, zoneEdgeCount, zoneId, zoneLevel, zoneToInt64, type I7HZone,
 } from './i7h-zone.js';
-import { extentRadians, refined5x6, refinedGeoRadians, refinementDivisions } from './i7h-outline.js';
+import { extentRadians, refined5x6, refinedGeoRadians, refinementDivisions, type GeoRadians } from './i7h-outline.js';
 import { subZoneCount, subZones } from './i7h-sub-zones.js';
 import type { SliceAndDiceProjection } from './slice-and-dice-projection.js';
 import { EARTH_AREA } from './wgs84.js';
@@ -52,6 +52,7 @@ export class I7HGrid implements Dggrs {
   readonly zoneIdForm = '{L}{R}-{I}-{S}: level letter A..T, root 0-9/A/B, hex index, sub-hex letter A..H (like F0-711-F)';
   private readonly proj: SliceAndDiceProjection;
   private readonly xy = new Float64Array(2);
+  private lastOutline: { zoneId: string; pts: readonly GeoRadians[] } | undefined;
 
   constructor(opts: I7HGridOptions) {
     this.id = opts.id;
@@ -115,7 +116,7 @@ export class I7HGrid implements Dggrs {
       this.proj.inverse(v.x, v.y, (level & 1) === 1, g);
       return [g.lon, g.lat] as LonLat;
     });
-    const e = extentRadians(z, this.proj);
+    const e = extentRadians(z, this.proj, this.refinedOutline(zoneId, z));
     return {
       id: zoneId,
       level,
@@ -126,6 +127,15 @@ export class I7HGrid implements Dggrs {
       areaMetersSquare: this.areaOf(level, edgeCount),
       bbox: [e[1] * RAD, e[0] * RAD, e[3] * RAD, e[2] * RAD],
     };
+  }
+
+  /**
+   * The densified outline of the zone last asked for: a zone's description (its bbox) and its
+   * geometry both need it, and a zone info request asks for both. The points are never modified.
+   */
+  private refinedOutline(zoneId: string, z: I7HZone): readonly GeoRadians[] {
+    if (this.lastOutline?.zoneId !== zoneId) this.lastOutline = { zoneId, pts: refinedGeoRadians(z, this.proj) };
+    return this.lastOutline.pts;
   }
 
   /** DGGAL's 64-bit id: k << 58 | root << 54 | index << 3 | sub-hex. */
@@ -147,7 +157,7 @@ export class I7HGrid implements Dggrs {
     const z = this.zone(zoneId);
     let ring: LonLat[];
     if (refined) {
-      ring = refinedGeoRadians(z, this.proj).map((p) => [p.lon * RAD, p.lat * RAD] as LonLat);
+      ring = this.refinedOutline(zoneId, z).map((p) => [p.lon * RAD, p.lat * RAD] as LonLat);
     } else {
       const odd = (zoneLevel(z) & 1) === 1;
       const g = { lat: 0, lon: 0 };

@@ -52,6 +52,11 @@ export function refined5x6(z: I7HZone, nDivisions: number): Pt[] {
   return pts;
 }
 
+export interface GeoRadians {
+  lat: number;
+  lon: number;
+}
+
 export const refinementDivisions = (level: number): number => (level < 3 ? 20 : level < 5 ? 15 : 12);
 
 /** Wraps into [-pi, pi] with DGGAL's 1e-7 rad tolerance. */
@@ -65,7 +70,7 @@ function wrapLonLoose(lon: number): number {
  * Densified outline in geodetic radians as [lat, lon] pairs, longitudes continuous around the centroid
  * (may leave [-pi, pi]). Consecutive duplicates (both sides of an interruption) are dropped.
  */
-export function refinedGeoRadians(z: I7HZone, proj: SliceAndDiceProjection): { lat: number; lon: number }[] {
+export function refinedGeoRadians(z: I7HZone, proj: SliceAndDiceProjection): GeoRadians[] {
   const r = refined5x6(z, refinementDivisions(zoneLevel(z)));
   const g = { lat: 0, lon: 0 };
   const c = centroidOf(z);
@@ -75,7 +80,7 @@ export function refinedGeoRadians(z: I7HZone, proj: SliceAndDiceProjection): { l
   if (clon > Math.PI + 1e-9) clon -= 2 * Math.PI;
   // DGGAL's eC compiler emitted 0.05 degrees as this constant; the last bits matter for unwrapping.
   const base = clon - 0.0008726646259972;
-  const out: { lat: number; lon: number }[] = [];
+  const out: GeoRadians[] = [];
   for (let i = 0; i < r.length; i++) {
     if (!proj.inverse(r[i]!.x, r[i]!.y, true, g)) continue;
     const lat = g.lat * DEG;
@@ -93,8 +98,7 @@ export function refinedGeoRadians(z: I7HZone, proj: SliceAndDiceProjection): { l
 }
 
 /** Extent in radians [llLat, llLon, urLat, urLon]; llLon > urLon when crossing the antimeridian. */
-export function extentRadians(z: I7HZone, proj: SliceAndDiceProjection): [number, number, number, number] {
-  const pts = refinedGeoRadians(z, proj);
+export function extentRadians(z: I7HZone, proj: SliceAndDiceProjection, pts: readonly GeoRadians[] = refinedGeoRadians(z, proj)): [number, number, number, number] {
   const c = centroidOf(z);
   const g = { lat: 0, lon: 0 };
   proj.inverse(c.x, c.y, z.sh > 0, g);
