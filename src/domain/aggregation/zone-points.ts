@@ -15,6 +15,7 @@ import type { Dggrs, Stepped } from '../dggrs/dggrs.js';
 import type { DepthValues } from '../zone-data.js';
 import { StatAccumulator, type Statistic } from './statistics.js';
 import { MedianBudget, MedianStore } from './median-store.js';
+import { LOCATE, ZonePatches } from './zone-patches.js';
 
 /** One output field: a statistic of one source field. */
 export interface PointFieldPlan {
@@ -73,6 +74,8 @@ export class ZoneSlots {
   private readonly index: Map<string, number>;
   private readonly byKey = new Map<number, number>();
   private readonly keyed: boolean;
+  /** Slots of whole patches of points, where the grid gives clearances (zone-patches.ts). */
+  private readonly patches: ZonePatches | undefined;
 
   constructor(
     private readonly grid: Dggrs,
@@ -81,6 +84,7 @@ export class ZoneSlots {
   ) {
     this.index = new Map(zones.map((z, i) => [z, i]));
     this.keyed = !!grid.zoneKeyFromPoint && !!grid.zoneIdFromKey && level <= (grid.maxZoneKeyLevel ?? -1);
+    if (this.keyed && grid.zoneKeyClearance) this.patches = new ZonePatches(grid as Dggrs & Pick<Required<Dggrs>, 'zoneKeyClearance'>, level, (key) => this.slotOfKey(key));
   }
 
   slotOf(lon: number, lat: number): number {
@@ -97,9 +101,14 @@ export class ZoneSlots {
     return slot;
   }
 
-  /** Slots of the first `n` points into `out`. */
-  fill(x: Float64Array, y: Float64Array, n: number, out: Int32Array): void {
-    for (let i = 0; i < n; i++) out[i] = this.slotOf(x[i]!, y[i]!);
+  /** Slots of points `from` to `to` - 1 into `out`. */
+  fill(x: Float64Array, y: Float64Array, to: number, out: Int32Array, from = 0): void {
+    const patches = this.patches;
+    for (let i = from; i < to; i++) {
+      const lon = x[i]!, lat = y[i]!;
+      const slot = patches ? patches.valueAt(lon, lat) : LOCATE;
+      out[i] = slot === LOCATE ? this.slotOf(lon, lat) : slot;
+    }
   }
 }
 
@@ -205,8 +214,7 @@ export class ZonePointAggregator {
     for (const d of this.perDepth) {
       const slots = new Int32Array(n);
       for (let i = 0; i < n; i += POINTS_PER_STEP) {
-        const end = Math.min(n, i + POINTS_PER_STEP);
-        for (let j = i; j < end; j++) slots[j] = d.slots.slotOf(x[j]!, y[j]!);
+        d.slots.fill(x, y, Math.min(n, i + POINTS_PER_STEP), slots, i);
         yield;
       }
       out.push(slots);

@@ -142,4 +142,11 @@ export interface Dggrs {
   zoneIdFromKey?(key: number, level: number): string;
   /** Highest level for which `zoneKeyFromPoint` is available. */
   readonly maxZoneKeyLevel?: number;
+  /**
+   * Optional, beside `zoneKeyFromPoint` (same levels): writes the key to out[0] and to out[1] a clearance, the
+   * radius in radians of a cap around the point (on the sphere of geodetic latitude and longitude) lying
+   * wholly in that zone, 0 where the grid cannot bound one. Every point of the cap has the same key: bulk
+   * binning locates one point for a whole patch of them.
+   */
+  zoneKeyClearance?(lon: number, lat: number, level: number, out: Float64Array): void;
 }

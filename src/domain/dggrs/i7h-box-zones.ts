@@ -27,11 +27,11 @@ export const SCALE_MIN = 0.85;
 
 /** Lattice distances in the equilateral metric, in units of the even-level cell spacing 1 / p. */
 const EVEN_OUTLINE = 1 / Math.sqrt(3);
-const EVEN_INRADIUS = 0.5;
+export const EVEN_INRADIUS = 0.5;
 /** Odd zones: centroid offset of a vertex child from its cell's centre, outline radius, inradius. */
 const ODD_OFFSET = Math.sqrt(7) / 7;
 const ODD_OUTLINE = 1 / Math.sqrt(21);
-const ODD_INRADIUS = 0.5 / Math.sqrt(7);
+export const ODD_INRADIUS = 0.5 / Math.sqrt(7);
 /**
  * DGGAL snaps centroids within 1e-6 of y = 0 or x = 5 onto that line and walks the outline from there:
  * zones of cells next to a rhombus edge may sit this far (net units) from their lattice position, which at

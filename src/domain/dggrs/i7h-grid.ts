@@ -4,10 +4,10 @@
  */
 import { runToEnd, type BBox, type Dggrs, type GridLevelInfo, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from './dggrs.js';
 import { BoxCover, boxList } from './box-cover.js';
-import { I7HBoxZones } from './i7h-box-zones.js';
+import { EVEN_INRADIUS, I7HBoxZones, ODD_INRADIUS } from './i7h-box-zones.js';
 import {
   centroidOf, canonicalVertices, children, formatZoneId, LOC, locate, MAX_LEVEL, neighbours, parents,
-  parseZoneId, POW7, zoneEdgeCount, zoneId, zoneLevel, zoneToInt64, type I7HZone,
+  parseZoneId, POW7, zoneCentroid, zoneEdgeCount, zoneId, zoneLevel, zoneToInt64, type I7HZone,
 } from './i7h-zone.js';
 import { extentRadians, refined5x6, refinedGeoRadians, refinementDivisions, type GeoRadians } from './i7h-outline.js';
 import { subZoneCount, subZones } from './i7h-sub-zones.js';
@@ -52,6 +52,7 @@ export class I7HGrid implements Dggrs {
   readonly zoneIdForm = '{L}{R}-{I}-{S}: level letter A..T, root 0-9/A/B, hex index, sub-hex letter A..H (like F0-711-F)';
   private readonly proj: SliceAndDiceProjection;
   private readonly xy = new Float64Array(2);
+  private readonly centre = { x: 0, y: 0 };
   private lastOutline: { zoneId: string; pts: readonly GeoRadians[] } | undefined;
 
   constructor(opts: I7HGridOptions) {
@@ -88,6 +89,31 @@ export class I7HGrid implements Dggrs {
     if (level > this.maxZoneKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${this.maxZoneKeyLevel}`);
     if (!this.locatePoint(lon, lat, level)) return NaN;
     return (LOC.ix * 12 + LOC.root) * 8 + LOC.sh;
+  }
+
+  /**
+   * The key, and the room the point has in its zone: the zone's inscribed circle in the net (a lattice
+   * hexagon's) less the point's distance from its centre, turned into sphere radians by the projection's
+   * least scale. Only where the circle lies inside one rhombus clear of its edges, so away from DGGAL's
+   * edge snapping, the pentagons and the polar zones (those get 0). The margin covers the 2^-32 steps
+   * in which `locate` reads positions within a cell.
+   */
+  zoneKeyClearance(lon: number, lat: number, level: number, out: Float64Array): void {
+    out[0] = this.zoneKeyFromPoint(lon, lat, level);
+    out[1] = 0;
+    if (Number.isNaN(out[0]) || LOC.root >= 10 || LOC.ix === 0) return;
+    const c = this.centre;
+    zoneCentroid(LOC, c);
+    const cx = LOC.root >> 1, cy = cx + (LOC.root & 1);
+    const p = POW7[LOC.k]!;
+    const inradius = ((level & 1) === 1 ? ODD_INRADIUS : EVEN_INRADIUS) / p;
+    const margin = 1e-8 / p + 1e-13;
+    // Equilateral distance from the centre to the rhombus's sides x = cx, cx + 1 and y = cy, cy + 1.
+    const lx = c.x - cx, ly = c.y - cy;
+    if (Math.min(lx, 1 - lx, ly, 1 - ly) * (Math.sqrt(3) / 2) < inradius + margin) return;
+    const dx = this.xy[0]! - c.x, dy = this.xy[1]! - c.y;
+    const room = inradius - Math.sqrt(dx * dx - dx * dy + dy * dy) - margin;
+    if (room > 0) out[1] = room * this.proj.leastScale;
   }
 
   zoneIdFromKey(key: number, level: number): string {

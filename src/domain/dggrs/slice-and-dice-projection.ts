@@ -26,6 +26,8 @@ const SIXTH_EARLY_ACCEPT = 0.98291604265245856;
 
 export type RadialVertex = 'ivea' | 'isea' | 'rtea';
 
+const LEAST_SCALE: Record<RadialVertex, number> = { ivea: 0.95, isea: 0.88, rtea: 0.82 };
+
 export interface GeoResult {
   lat: number;
   lon: number;
@@ -67,7 +69,15 @@ const ARCS: Record<RadialVertex, { ab: 'mv' | 'mf'; ac: 'mv' | 'mf' | 'vf'; bc: 
 };
 
 export class SliceAndDiceProjection {
+  readonly radial: RadialVertex;
   readonly isIvea: boolean;
+  /**
+   * The least scale of the projection, radians on the sphere of (geodetic latitude, longitude) per unit
+   * of the 5x6 net in its equilateral metric (so a sphere path of length r maps to a net path of length
+   * at most r / leastScale): measured 1.06 (IVEA), 0.99 (ISEA), 0.91 (RTEA) over every rhombus, kept
+   * with a margin (the unit tests re-measure them).
+   */
+  readonly leastScale: number;
   private readonly cosAB: number;
   private readonly cosAC: number;
   private readonly sinAC: number;
@@ -76,7 +86,9 @@ export class SliceAndDiceProjection {
   private readonly sixths: Sixth[][];
 
   constructor(radial: RadialVertex) {
+    this.radial = radial;
     this.isIvea = radial === 'ivea';
+    this.leastScale = LEAST_SCALE[radial];
     const arcs = { mv: Math.atan(1 / PHI), mf: Math.acos(Math.sqrt((PHI + 1) / 3)), vf: Math.atan(2 / (PHI * PHI)) };
     const names = ARCS[radial];
     this.cosAB = Math.cos(arcs[names.ab]);

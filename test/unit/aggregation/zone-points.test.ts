@@ -40,6 +40,38 @@ const around = (grid: Dggrs, zone: string): number => {
   return 2 * Math.max(e - w, n - s);
 };
 
+describe('zone points: patches of points binned at once (grids giving clearances)', () => {
+  for (const id of ['IVEA7H', 'ISEA7H', 'RTEA7H']) {
+    it(`${id}: every slot is the one of locating its point alone, and dense points mostly skip locating`, function () {
+      this.timeout(60_000);
+      const grid = GRID_FACTORIES[id]!();
+      // Coarse levels have many zones at rhombus edges (never cleared), sparse points many patches of one point:
+      // those are checked for their answers only.
+      for (const [level, depth, n, mostlyPatched] of [[2, 1, 200_000, false], [5, 2, 200_000, false], [10, 1, 100_000, true], [15, 1, 100_000, true]] as const) {
+        const zone = grid.zoneFromPoint(10.3, 49.7, level);
+        const zones = grid.subZones(zone, depth);
+        // Counts the points located one by one (the clearance of a patch's centre locates it too).
+        let located = 0;
+        const counted = Object.create(grid) as Dggrs;
+        counted.zoneKeyFromPoint = (lon, lat, l) => (located++, grid.zoneKeyFromPoint!(lon, lat, l));
+        const slots = new ZoneSlots(counted, level + depth, zones);
+        const { x, y } = points(n, 10.3, 49.7, around(grid, zone), level);
+        const out = new Int32Array(n);
+        slots.fill(x, y, n, out);
+        const byKey = new Map(zones.map((z, i) => [grid.zoneKeyFromPoint!(...grid.describeZone(z).centroid, level + depth), i]));
+        let inside = 0;
+        for (let i = 5; i < n; i++) {
+          const want = byKey.get(grid.zoneKeyFromPoint!(x[i]!, y[i]!, level + depth)) ?? -1;
+          if (out[i] !== want) expect(out[i], `${x[i]},${y[i]} at level ${level + depth}`).to.equal(want);
+          if (want >= 0) inside++;
+        }
+        expect(inside, `level ${level}`).to.be.greaterThan(n / 10);
+        if (mostlyPatched) expect(located / n, `points located one by one at level ${level + depth}`).to.be.below(0.7);
+      }
+    });
+  }
+});
+
 describe('zone points: the shared aggregation of rows by sub-zone', () => {
   for (const grid of grids()) {
     it(`${grid.id}: slots (${grid.zoneKeyFromPoint ? 'numeric keys' : 'text ids'}) are the index of zone-from-point, -1 where it has none`, () => {

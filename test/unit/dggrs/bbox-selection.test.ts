@@ -5,6 +5,7 @@ import { createIvea7h } from '../../../src/domain/dggrs/ivea7h.js';
 import { createIsea7h } from '../../../src/domain/dggrs/isea7h.js';
 import { iveaProjection } from '../../../src/domain/dggrs/ivea-projection.js';
 import { iseaProjection } from '../../../src/domain/dggrs/isea-projection.js';
+import { rteaProjection } from '../../../src/domain/dggrs/rtea-projection.js';
 import type { SliceAndDiceProjection } from '../../../src/domain/dggrs/slice-and-dice-projection.js';
 import { extentsIntersect, type RadExtent } from '../../../src/domain/dggrs/box-cover.js';
 import { centroidOf, parseZoneId } from '../../../src/domain/dggrs/i7h-zone.js';
@@ -157,6 +158,14 @@ for (const [name, create, proj] of [['IVEA7H', createIvea7h, iveaProjection], ['
     });
   });
 }
+
+describe('Slice & Dice least scales (zone key clearances rest on them)', () => {
+  for (const proj of [iveaProjection, iseaProjection, rteaProjection]) {
+    it(`${proj.radial}: the measured least scale stays 10% above leastScale (${proj.leastScale})`, () => {
+      expect(measureScale(proj, 120)[0]).to.be.above(proj.leastScale * 1.1);
+    });
+  }
+});
 
 /**
  * Smallest and largest singular values of the inverse projection's derivative, radians on the sphere of
