@@ -88,7 +88,7 @@ export function buildContainer(config: Config, logger?: Logger): Container {
   c.bind(TOKENS.LakeReader).toDynamicValue(() => {
     // The lake root's scheme picks the adapter: s3:// is the object store, anything else a directory.
     const { root, s3 } = config.lake;
-    if (!isS3Root(root)) return new DuckDbLake(root, config.limits.maxExactGeometryTests);
+    if (!isS3Root(root)) return new DuckDbLake(root, config.limits.maxExactGeometryTests, { streamBufferBytes: config.lake.streamBufferBytes });
     const { maxRequestBytes, maxFilterRows, maxObjects, footerCacheBytes, footerReadBytes, listCacheSeconds, ...connection } = s3;
     const limits = { maxExactGeometryTests: config.limits.maxExactGeometryTests, maxRequestBytes, maxFilterRows, maxObjects, footerCacheBytes, footerReadBytes, listCacheMs: listCacheSeconds * 1000 };
     return new S3ParquetLake(root, connection, limits);

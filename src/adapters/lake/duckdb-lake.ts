@@ -72,6 +72,12 @@ interface FileMeta {
 export interface DuckDbLakeOptions {
   /** DuckDB worker threads (default: DuckDB's, one per core). */
   threads?: number;
+  /**
+   * Result bytes DuckDB may produce ahead of a streamed scan's reader (default 16 MiB). Its own default
+   * (about 1 MB) keeps a scan of millions of rows on about one thread: the reader drains the buffer
+   * faster than one thread fills it.
+   */
+  streamBufferBytes?: number;
 }
 
 /** Matching rows per file, in scan order; `passed`: undecided rows the JS residual kept (when there were any). */
@@ -85,6 +91,19 @@ interface FileMatch {
 export const MAX_RESIDUAL_ROWS = 100_000;
 /** JS work between two turns of the event loop. */
 const SLICE_MS = 10;
+const DEFAULT_STREAM_BUFFER_BYTES = 16 * 1024 * 1024;
+/** Point scans at once (each may hold its stream buffer); more wait their turn. */
+const SCAN_CONNECTIONS = 4;
+
+interface Engine {
+  db: DuckDBInstance;
+  exportDir: string;
+  root: string;
+  /** Free scan connections, and scans waiting for one. */
+  scans: DuckDBConnection[];
+  scanWaiters: ((c: DuckDBConnection) => void)[];
+}
+
 /** Rows per batch of `scanPoints`: enough to amortise a hand-over, small enough to bound memory. */
 const POINT_BATCH_ROWS = 16_384;
 
@@ -105,7 +124,7 @@ export class Params {
 }
 
 export class DuckDbLake implements LakeReader {
-  private engine?: Promise<{ db: DuckDBInstance; exportDir: string; root: string }>;
+  private engine?: Promise<Engine>;
   private readonly fileMeta = new Map<string, FileMeta>();
   private readonly schemas = new Map<string, ColumnType[]>();
 
@@ -115,14 +134,19 @@ export class DuckDbLake implements LakeReader {
     private readonly options: DuckDbLakeOptions = {},
   ) {}
 
-  /** One sandboxed in-memory engine per reader; each query takes its own connection. */
-  private start(): Promise<{ db: DuckDBInstance; exportDir: string; root: string }> {
+  /**
+   * One sandboxed in-memory engine per reader; each query takes its own connection, but for the point
+   * scans of zone data, which take one of SCAN_CONNECTIONS set up before the configuration is locked
+   * (streaming_buffer_size is a per-connection setting).
+   */
+  private start(): Promise<Engine> {
     this.engine ??= (async () => {
       const root = await realRoot(this.root);
       const exportDir = await fs.mkdtemp(path.join(await fs.realpath(os.tmpdir()), 'dggs-lake-'));
       const settings: Record<string, string> = { autoload_known_extensions: 'false', autoinstall_known_extensions: 'false' };
       if (this.options.threads) settings.threads = String(this.options.threads);
       const db = await DuckDBInstance.create(':memory:', settings);
+      const scans: DuckDBConnection[] = [];
       const c = await db.connect();
       try {
         await c.run(`SET GLOBAL TimeZone = 'UTC'`); // TIMESTAMP columns compare as UTC (the translator relies on it)
@@ -132,11 +156,20 @@ export class DuckDbLake implements LakeReader {
         // Paths are the service's own (config root and mkdtemp), not request input.
         await c.run(`SET allowed_directories = [${sqlString(root + path.sep)}, ${sqlString(exportDir + path.sep)}]`);
         await c.run('SET enable_external_access = false');
+        const buffer = Math.floor(this.options.streamBufferBytes ?? DEFAULT_STREAM_BUFFER_BYTES);
+        for (let i = 0; i < SCAN_CONNECTIONS; i++) {
+          const scan = await db.connect();
+          scans.push(scan);
+          await scan.run(`SET streaming_buffer_size = '${buffer}B'`);
+        }
         await c.run('SET lock_configuration = true');
+      } catch (e) {
+        for (const scan of scans) scan.closeSync();
+        throw e;
       } finally {
         c.closeSync();
       }
-      return { db, exportDir, root };
+      return { db, exportDir, root, scans, scanWaiters: [] };
     })();
     return this.engine;
   }
@@ -145,7 +178,8 @@ export class DuckDbLake implements LakeReader {
     const engine = this.engine;
     this.engine = undefined;
     if (!engine) return;
-    const { db, exportDir } = await engine;
+    const { db, exportDir, scans } = await engine;
+    for (const scan of scans) scan.closeSync();
     db.closeSync();
     await fs.rm(exportDir, { recursive: true, force: true });
   }
@@ -157,6 +191,19 @@ export class DuckDbLake implements LakeReader {
       return await fn(c);
     } finally {
       c.closeSync();
+    }
+  }
+
+  /** A scan connection, when one is free (first come, first served). */
+  private async withScanConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    const engine = await this.start();
+    const c = engine.scans.pop() ?? (await new Promise<DuckDBConnection>((resolve) => engine.scanWaiters.push(resolve)));
+    try {
+      return await fn(c);
+    } finally {
+      const next = engine.scanWaiters.shift();
+      if (next) next(c);
+      else engine.scans.push(c);
     }
   }
 
@@ -498,7 +545,7 @@ export class DuckDbLake implements LakeReader {
     const from = `FROM read_parquet(${files}, ${READ_OPTS})${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     const first = pointColumnCount(src);
     const open = first + numbers.length;
-    await this.withConnection(async (c) => {
+    await this.withScanConnection(async (c) => {
       if (residual) {
         const [[n]] = (await c.runAndReadAll(`SELECT count(*) ${from}${where.length ? ' AND' : ' WHERE'} ${residual.undecided}`, p.values)).getRows() as [[bigint]];
         this.checkResidualBound(Number(n));

@@ -134,6 +134,8 @@ export const configSchema = z.object({
       root: z.string().default('data/demo/lake'),
       /** Worker threads finding the zones of lake rows for zone data (0: on the event loop's thread, in slices). */
       aggregationThreads: z.number().int().min(0).max(64).default(2),
+      /** Directory lakes: rows DuckDB's threads may read ahead of a streamed scan, in bytes, per scan (more lets more threads scan at once). */
+      streamBufferBytes: z.number().int().min(64 * 1024).max(1024 * 1024 * 1024).default(16 * 1024 * 1024),
       /** Object-store lakes only. Unset credentials, region and endpoint come from the AWS SDK's chain (AWS_ACCESS_KEY_ID, AWS_REGION, AWS_ENDPOINT_URL_S3, profiles...). */
       s3: z
         .object({
