@@ -1,5 +1,6 @@
 import { loadConfig, ConfigError } from './app/config/load-config.js';
 import { createApp } from './app/container.js';
+import { startIdleMemoryRelease } from './app/idle-memory-release.js';
 
 const STOP_GRACE_MS = 10_000;
 
@@ -17,6 +18,13 @@ async function main(): Promise<void> {
   }
   const app = await createApp(config);
   const port = await app.listen();
+  if (config.server.idleMemoryReleaseMiB > 0) {
+    startIdleMemoryRelease({
+      growthBytes: config.server.idleMemoryReleaseMiB * 2 ** 20,
+      idleMs: 1000,
+      onRelease: ({ rssBefore, rssAfter, ms }) => app.logger.debug({ rssBefore, rssAfter, ms }, 'idle: memory released'),
+    });
+  }
   const shown = config.server.host === '0.0.0.0' ? 'localhost' : config.server.host;
   app.logger.info({ port }, `dggs-api listening on ${config.server.publicBaseUrl ?? `http://${shown}:${port}`}`);
   const stop = (signal: string) => {

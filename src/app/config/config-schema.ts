@@ -120,6 +120,8 @@ export const configSchema = z.object({
       /** Header names and values in all: 431 above. */
       maxHeaderBytes: z.number().int().positive().default(16_384),
       logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      /** After a second of idle event loop, a heap grown by this much (MiB) since the last release is collected and given back (0: never). */
+      idleMemoryReleaseMiB: z.number().int().min(0).default(64),
     })
     .prefault({}),
   datastore: z
