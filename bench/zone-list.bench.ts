@@ -73,7 +73,7 @@ export async function run(): Promise<void> {
       console.log(`\n-- ${threads} thread${threads > 1 ? 's' : ''} (${threads} service process${threads > 1 ? 'es' : ''}, ${CONNECTIONS} connections each, ${SECONDS} s) --`);
       for (const r of rows) {
         const t = await throughput(services, [list + r.query], { seconds: SECONDS, connections: CONNECTIONS });
-        const rss = t.rss.map((x, i) => `idle ${(idle[i]! / MiB).toFixed(0)}, peak +${((x.peak - idle[i]!) / MiB).toFixed(0)}, 2 s after +${((x.after - idle[i]!) / MiB).toFixed(0)}`).join('; ');
+        const rss = t.rss.map((x, i) => `idle ${(idle[i]! / MiB).toFixed(0)}, peak +${((x.peak - idle[i]!) / MiB).toFixed(0)}, 2 s after ${signed((x.after - idle[i]!) / MiB)}`).join('; ');
         console.log(`${r.label.padEnd(32)} ${t.reqPerSec.toFixed(1).padStart(6)} req/s  latency ${t.latencyMs.toFixed(0).padStart(5)} ms  CPU ${t.cpuMsPerRequest.toFixed(1).padStart(6)} ms/req (${(1000 / t.cpuMsPerRequest).toFixed(1)} req/s per core)  errors ${t.errors + t.non2xx}  RSS MiB ${rss}`);
         if (!r.work) continue;
         const refMs = reference.listMs + (r.label === 'JSON' ? reference.describeMs : reference.encodeMs);
@@ -82,7 +82,7 @@ export async function run(): Promise<void> {
         reportRow({
           work: r.work,
           threads,
-          ours: `${t.reqPerSec.toFixed(1)} req/s (CPU ${t.cpuMsPerRequest.toFixed(0)} ms/req: ${(threads * 1000 / t.cpuMsPerRequest).toFixed(1)} req/s on ${threads} core${threads > 1 ? 's' : ''})${r.label === 'JSON' ? `, RSS 2 s after +${(after / MiB).toFixed(0)} MiB over idle` : ''}`,
+          ours: `${t.reqPerSec.toFixed(1)} req/s (CPU ${t.cpuMsPerRequest.toFixed(0)} ms/req: ${(threads * 1000 / t.cpuMsPerRequest).toFixed(1)} req/s on ${threads} core${threads > 1 ? 's' : ''})${r.label === 'JSON' ? `, RSS 2 s after ${signed(after / MiB)} MiB against idle` : ''}`,
           reference: `former route's work: ${refMs.toFixed(0)} ms CPU/req, at most ${refRate.toFixed(2)} req/s`,
           ratio: `${(refMs / t.cpuMsPerRequest).toFixed(1)}x (CPU/req)`,
           target: r.target,
@@ -106,3 +106,6 @@ export async function run(): Promise<void> {
     }
   }
 }
+
+/** A difference with its sign, in whole units. */
+const signed = (v: number): string => `${v >= 0 ? '+' : '-'}${Math.abs(v).toFixed(0)}`;

@@ -1,6 +1,7 @@
-import type { Dggrs, Stepped } from '../../../domain/dggrs/dggrs.js';
+import type { Dggrs } from '../../../domain/dggrs/dggrs.js';
 import { outlineToGeoJson, type ZonePolygon } from '../../../domain/geometry/rfc7946.js';
 import type { Link } from '../schemas/common.js';
+import type { SteppedChunks } from '../stepped-stream.js';
 
 /** Zone lists and zone info as GeoJSON (RFC 7946): one Feature per zone, `zoneID` property. */
 export function zoneGeometry(grid: Dggrs, zoneId: string, refined: boolean): ZonePolygon {
@@ -28,30 +29,28 @@ export function zoneFeature(grid: Dggrs, zoneId: string, refined: boolean, prope
 /** Features encoded between two pauses of a stepped encoding. */
 export const FEATURES_PER_STEP = 50;
 
-/** Text pieces gathered into one Buffer at a time (fewer, larger Buffers than one per step). */
+/** Text gathered into one piece of the body (a streamed response sends it when the socket wants more). */
 const FLUSH_CHARS = 1 << 16;
 
 /**
- * A page of zones as GeoJSON FeatureCollection bytes, encoded a few features at a time (pausing in
- * between) as text written directly, the exact text JSON.stringify gives for zoneFeature's object,
- * without building those objects.
+ * A page of zones as GeoJSON FeatureCollection bytes, in pieces of about 64 KiB, encoded a few
+ * features at a time (pausing in between) as text written directly: the exact text JSON.stringify
+ * gives for zoneFeature's object, without building those objects.
  */
-export function* zoneFeatureCollectionBytes(grid: Dggrs, zones: readonly string[], refined: boolean, links: Link[], extra: Record<string, unknown> = {}): Stepped<Buffer> {
-  const chunks: Buffer[] = [];
+export function* zoneFeatureCollectionChunks(grid: Dggrs, zones: readonly string[], refined: boolean, links: Link[], extra: Record<string, unknown> = {}): SteppedChunks {
   let text = '{"type":"FeatureCollection","features":[';
   for (let i = 0; i < zones.length; i++) {
     const z = zones[i]!;
     const id = JSON.stringify(z);
     text += `${i > 0 ? ',' : ''}{"type":"Feature","id":${id},"geometry":${geometryText(zoneGeometry(grid, z, refined))},"properties":{"zoneID":${id},"level":${grid.zoneLevel(z)}}}`;
     if (text.length >= FLUSH_CHARS) {
-      chunks.push(Buffer.from(text, 'utf8'));
+      yield Buffer.from(text, 'utf8');
       text = '';
     }
     if (i % FEATURES_PER_STEP === FEATURES_PER_STEP - 1) yield;
   }
   text += '],' + JSON.stringify({ numberReturned: zones.length, ...extra, links }).slice(1);
-  chunks.push(Buffer.from(text, 'utf8'));
-  return Buffer.concat(chunks);
+  yield Buffer.from(text, 'utf8');
 }
 
 /** JSON.stringify(geometry), written directly. */

@@ -9,7 +9,8 @@ import { publicSourceHref } from '../source-files.js';
 import { formatParam, queryBBox, queryBoolean, queryInteger } from '../schemas/query.js';
 import { CONF } from '../conformance-classes.js';
 import { F_VALUE, mediaType, type Format } from '../formats.js';
-import { zoneFeature, zoneFeatureCollectionBytes, zoneGeometry } from '../encoders/zone-list-geojson.js';
+import { zoneFeature, zoneFeatureCollectionChunks, zoneGeometry } from '../encoders/zone-list-geojson.js';
+import { steppedReadable } from '../stepped-stream.js';
 import { encodeZoneListParquet, zoneListParquetRows } from '../encoders/zone-list-parquet.js';
 import { runStepped } from '../../../app/run-stepped.js';
 import type { Links } from '../links.js';
@@ -340,7 +341,7 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics): Route
           const linkList = listLinks(links, scope, page, format, requestQuery(req.url));
           const headers: Record<string, string> = { 'OGC-Zones-Total': String(page.total) };
           if (format === 'geojson') {
-            const body = await runStepped(zoneFeatureCollectionBytes(grid, page.zones, refined, linkList, { numberMatched: page.total }));
+            const body = steppedReadable(zoneFeatureCollectionChunks(grid, page.zones, refined, linkList, { numberMatched: page.total }));
             return { contentType: mediaType('geojson'), headers, body };
           }
           if (format === 'uint64') {
