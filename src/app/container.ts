@@ -245,7 +245,7 @@ export function routeModules(c: Container, late: { conformance: () => string[]; 
       ...late,
     }),
     collectionRoutes(c.get<CollectionsService>(TOKENS.CollectionsService)),
-    dggsRoutes(new ZonesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionsService>(TOKENS.CollectionsService), c.get<Config>(TOKENS.Config).limits.maxZonesPerPage), c.get<ZoneDataService>(TOKENS.ZoneDataService)),
+    dggsRoutes(new ZonesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionsService>(TOKENS.CollectionsService), c.get<Config>(TOKENS.Config).limits.maxZonesPerPage), c.get<ZoneDataService>(TOKENS.ZoneDataService), c.get<Config>(TOKENS.Config).server.zoneInfoCacheBytes),
     itemRoutes(new ItemsService(c.get<CollectionCatalog>(TOKENS.CollectionCatalog), c.get<LakeReader>(TOKENS.LakeReader), c.get<Config>(TOKENS.Config).limits.itemsMaxLimit)),
     zoneDataRoutes(
       c.get<ZoneDataService>(TOKENS.ZoneDataService),

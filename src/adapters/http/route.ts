@@ -125,12 +125,16 @@ export function send(res: Response, reply: Reply): void {
     stream.pipe(res);
     return;
   }
-  let payload: string | Uint8Array;
-  if (typeof reply.body === 'string' || reply.body instanceof Uint8Array) payload = reply.body;
-  else payload = JSON.stringify(reply.body);
-  const buffer = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  const buffer = bodyBytes(reply.body);
   res.writeHead(status, { 'Content-Type': withCharset(reply.contentType), 'Content-Length': buffer.length });
   res.end(buffer);
+}
+
+/** The bytes of a body that is not a stream: text as UTF-8, an object as its JSON. */
+export function bodyBytes(body: Exclude<Reply['body'], Readable>): Buffer {
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return Buffer.from(JSON.stringify(body), 'utf8');
 }
 
 /** Text types get a charset; binary ones whose name merely contains "json" (UBJSON) do not. */

@@ -41,7 +41,7 @@ import {
   type LakeValue,
   type RowFilter,
 } from '../../ports/lake-reader.js';
-import { ByteLru } from './byte-lru.js';
+import { ByteLru } from '../../domain/byte-lru.js';
 import { compileFilter, FilterCompileError, type ColumnStats, type CompiledFilter, type FilterColumns, type RowBatch } from './compiled-filter.js';
 import { columnSchema, evalValue, READ_OPTIONS, toLakeValue, type Codec, type ColumnSchema } from './parquet-columns.js';
 import { writePageParquet } from './page-parquet.js';

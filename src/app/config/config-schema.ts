@@ -122,6 +122,8 @@ export const configSchema = z.object({
       logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
       /** After a second of idle event loop, a heap grown by this much (MiB) since the last release is collected and given back (0: never). */
       idleMemoryReleaseMiB: z.number().int().min(0).default(64),
+      /** Encoded zone info answers of the grids (not of collections) kept, in bytes (0: none). */
+      zoneInfoCacheBytes: z.number().int().min(0).default(8 * 1024 * 1024),
     })
     .prefault({}),
   datastore: z
