@@ -4,7 +4,12 @@
  * zoneKeyFromPoint call and h3-js latLngToCell at a resolution of similar zone area, in the same run
  * (alternating rounds, each figure's best kept).
  *
- * DGGAL (native C) is the issue's reference. Its command-line tool `dgg` locates one point per process,
+ * DGGAL (native C) is the issue's reference. With DGGAL_BULK naming a program that locates points in bulk
+ * through DGGAL's C API (`<program> IVEA7H <level> <points file> [rounds]`: the file holds lon/lat pairs as
+ * little-endian doubles, in degrees; it prints `<points> <best ns for all of them> <sum of the 64-bit zone
+ * ids mod 2^64> <points without a zone>`), the bulk rows are measured beside it on the same points, on 1
+ * thread and on 2 (two processes, each half the points), and the sums tell whether both found the same
+ * zones. DGGAL's own command-line tool `dgg` locates one point per process,
  * so its point location cannot be timed in bulk (the process start-up is thousands of times the work);
  * with DGGAL_DGG pointing at a built dgg, this prints that per-call time and, as the bulk comparison dgg
  * allows, `dgg IVEA7H list 6 -bbox 0,0,19,19` (the zone ids of a box, as a JSON array; its start-up,
@@ -12,10 +17,15 @@
  * JSON.stringify of it. Without DGGAL_DGG it prints "reference not available".
  * `npm run bench zone-keys`.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { latLngToCell } from 'h3-js';
 import { createIvea7h } from '../src/domain/dggrs/ivea7h.js';
+import type { I7HGrid } from '../src/domain/dggrs/i7h-grid.js';
 import { i7hZoneKeysFromPoints } from '../src/domain/dggrs/i7h-zone-keys.js';
 import { iveaProjection } from '../src/domain/dggrs/ivea-projection.js';
 import { randomPoints, rate } from './measure.js';
@@ -87,6 +97,8 @@ export async function run(): Promise<void> {
     reportRow({ work: 'IVEA7H zones of a box (level 6, 0,0,19,19) vs DGGAL dgg list (start-up subtracted)', threads: 1, ours: `${oursMs.toFixed(1)} ms`, reference: `dgg ${dggalNet.toFixed(1)} ms`, ratio: `${(dggalNet / oursMs).toFixed(2)}x`, target: '(for scale: what dgg can do in bulk)' });
   } else console.log('  DGGAL: reference not available (set DGGAL_DGG to a built dgg, e.g. DGGAL_DGG=/work/dggal-build/dgg)');
 
+  const bulkRef = process.env.DGGAL_BULK ? await dggalBulk(process.env.DGGAL_BULK, grid, lons, lats) : undefined;
+  if (bulkRef) console.log(`  DGGAL bulk (${process.env.DGGAL_BULK}): ${fmt(bulkRef.rate[0]!)} on 1 thread, ${fmt(bulkRef.rate[1]!)} on 2; zones ${bulkRef.same ? 'the same as ours (sums of 64-bit ids agree)' : 'DIFFERENT from ours'}`);
   const onWorkers = [0, 0];
   for (let round = 0; round < ROUNDS; round++) {
     for (const threads of [1, 2]) onWorkers[threads - 1] = Math.max(onWorkers[threads - 1]!, await bulkOnWorkers(lons, lats, threads));
@@ -98,10 +110,42 @@ export async function run(): Promise<void> {
       work: 'IVEA7H point -> numeric zone key, bulk (typed arrays in and out)',
       threads,
       ours: fmt(bulk),
-      reference: dggal ? `DGGAL dgg: one point per process (${dggal.perCallMs.toFixed(1)} ms/call), not timeable in bulk; per-point call ${fmt(perPoint)}` : `reference not available (DGGAL_DGG unset); per-point call ${fmt(perPoint)}`,
-      ratio: `${(bulk / perPoint).toFixed(2)}x per-point`,
+      reference: bulkRef
+        ? `DGGAL C API in bulk ${fmt(bulkRef.rate[threads - 1]!)} (${bulkRef.same ? 'same zones' : 'DIFFERENT zones'})`
+        : dggal ? `DGGAL dgg: one point per process (${dggal.perCallMs.toFixed(1)} ms/call), not timeable in bulk; per-point call ${fmt(perPoint)}` : `reference not available (DGGAL_BULK unset); per-point call ${fmt(perPoint)}`,
+      ratio: bulkRef ? `${(bulk / bulkRef.rate[threads - 1]!).toFixed(2)}x DGGAL` : `${(bulk / perPoint).toFixed(2)}x per-point`,
       target: '>= 1.0x DGGAL in bulk',
     });
   }
   if (sink === -1) console.log(sink);
+}
+
+/**
+ * DGGAL's bulk rate on the same points, on 1 thread and on 2 (two processes at once, each with half the
+ * points), and whether its zones are ours (the sums of the 64-bit ids).
+ */
+async function dggalBulk(program: string, grid: I7HGrid, lons: Float64Array, lats: Float64Array): Promise<{ rate: number[]; same: boolean }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dggal-bulk-'));
+  try {
+    const write = (name: string, from: number, to: number): string => {
+      const xy = new Float64Array(2 * (to - from));
+      for (let i = from; i < to; i++) [xy[2 * (i - from)], xy[2 * (i - from) + 1]] = [lons[i]!, lats[i]!];
+      const file = path.join(dir, name);
+      writeFileSync(file, new Uint8Array(xy.buffer));
+      return file;
+    };
+    const run = async (file: string) => {
+      const { stdout } = await promisify(execFile)(program, ['IVEA7H', String(LEVEL), file, '5']);
+      const [n, ns, sum] = stdout.trim().split(/\s+/);
+      return { rate: Number(n) / (Number(ns) / 1e9), sum: BigInt(sum!) };
+    };
+    const n = lons.length, half = n >> 1;
+    const one = await run(write('all.bin', 0, n));
+    const two = await Promise.all([run(write('a.bin', 0, half)), run(write('b.bin', half, n))]);
+    let ours = 0n;
+    for (let i = 0; i < n; i++) ours += grid.zoneToUint64(grid.zoneFromPoint(lons[i]!, lats[i]!, LEVEL));
+    return { rate: [one.rate, two[0]!.rate + two[1]!.rate], same: (ours & 0xffffffffffffffffn) === one.sum };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
