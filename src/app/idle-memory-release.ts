@@ -51,7 +51,7 @@ export function startIdleMemoryRelease(o: IdleMemoryReleaseOptions): (() => void
       idleSince = undefined;
       return;
     }
-    idleSince ??= performance.now();
+    idleSince ??= performance.now() - tick; // the loop was idle through the whole tick
     const heap = process.memoryUsage().heapTotal;
     if (heap < baseline) baseline = heap;
     if (performance.now() - idleSince < o.idleMs || heap - baseline < o.growthBytes) return;
