@@ -36,10 +36,31 @@ export async function startHelloWorld(): Promise<Target & { stop: () => void }> 
 const s = restify.createServer();
 s.get('/', (req, res, next) => { res.send({ hello: 'world' }); next(); });
 s.listen(0, '127.0.0.1', () => console.log(s.address().port));`;
-  const child = spawn(process.execPath, ['-e', code], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  return spawnTarget(code);
+}
+
+/**
+ * A restify server answering one JSON body, as the bound of a route whose answer it is: at
+ * `/encoded` from bytes encoded once, at `/stringify` by JSON.stringify of the parsed body on every
+ * request (what a route building its answer must at least do).
+ */
+export async function startBodyServer(body: string): Promise<Target & { stop: () => void }> {
+  const code = `const restify = require('restify');
+const text = process.env.BENCH_BODY, value = JSON.parse(text), encoded = Buffer.from(text);
+const s = restify.createServer();
+const send = (res, b) => { res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': b.length }); res.end(b); };
+s.get('/encoded', (req, res, next) => { send(res, encoded); next(); });
+s.get('/stringify', (req, res, next) => { send(res, Buffer.from(JSON.stringify(value))); next(); });
+s.listen(0, '127.0.0.1', () => console.log(s.address().port));`;
+  return spawnTarget(code, { BENCH_BODY: body });
+}
+
+/** A Node child running `code`, which prints its port once listening. */
+async function spawnTarget(code: string, env: Record<string, string> = {}): Promise<Target & { stop: () => void }> {
+  const child = spawn(process.execPath, ['-e', code], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
-    child.once('exit', (c) => reject(new Error(`hello-world exited with ${c}`)));
+    child.once('exit', (c) => reject(new Error(`bench server exited with ${c}`)));
   });
   return { base: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill() };
 }
