@@ -27,6 +27,7 @@ import { latLngToCell } from 'h3-js';
 import { createIvea7h } from '../src/domain/dggrs/ivea7h.js';
 import type { I7HGrid } from '../src/domain/dggrs/i7h-grid.js';
 import { i7hZoneKeysFromPoints } from '../src/domain/dggrs/i7h-zone-keys.js';
+import { locate } from '../src/domain/dggrs/i7h-zone.js';
 import { iveaProjection } from '../src/domain/dggrs/ivea-projection.js';
 import { randomPoints, rate } from './measure.js';
 import { reportRow } from './issue-table.js';
@@ -99,6 +100,15 @@ export async function run(): Promise<void> {
 
   const bulkRef = process.env.DGGAL_BULK ? await dggalBulk(process.env.DGGAL_BULK, grid, lons, lats) : undefined;
   if (bulkRef) console.log(`  DGGAL bulk (${process.env.DGGAL_BULK}): ${fmt(bulkRef.rate[0]!)} on 1 thread, ${fmt(bulkRef.rate[1]!)} on 2; zones ${bulkRef.same ? 'the same as ours (sums of 64-bit ids agree)' : 'DIFFERENT from ours'}`);
+  // Where a bulk key's time goes: the projection to the 5x6 net, then `locate` in it.
+  const xy = new Float64Array(2), xs = new Float64Array(N), ys = new Float64Array(N);
+  let forward = 0, located = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    forward = Math.max(forward, rate(MS, () => { for (let i = 0; i < N; i++) { iveaProjection.forward(lats[i]!, lons[i]!, xy); xs[i] = xy[0]!; ys[i] = xy[1]!; } return N; }));
+    located = Math.max(located, rate(MS, () => { for (let i = 0; i < N; i++) sink += locate(LEVEL, xs[i]!, ys[i]!) ? 1 : 0; return N; }));
+  }
+  const ns = (r: number) => `${(1e9 / r).toFixed(0)} ns`;
+  console.log(`  per point in bulk: ${ns(bulkHere)}, of which the projection ${ns(forward)} and locate ${ns(located)}${bulkRef ? `; DGGAL ${ns(bulkRef.rate[0]!)} for both` : ''}`);
   const onWorkers = [0, 0];
   for (let round = 0; round < ROUNDS; round++) {
     for (const threads of [1, 2]) onWorkers[threads - 1] = Math.max(onWorkers[threads - 1]!, await bulkOnWorkers(lons, lats, threads));
