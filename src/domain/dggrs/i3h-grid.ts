@@ -6,6 +6,7 @@ import { runToEnd, type BBox, type Dggrs, type GridLevelInfo, type LonLat, type 
 import { boxList } from './box-cover.js';
 import { I3HBoxZones } from './i3h-box-zones.js';
 import { i3hExtentRadians, i3hRefinedRadians } from './i3h-outline.js';
+import { LastOutline } from './outline-extent.js';
 import { i3hSubZones } from './i3h-sub-zones.js';
 import {
   I3H_MAX_LEVEL, i3hAt, i3hCanonicalVertices, i3hCentroid, i3hChildren, i3hEdgeCount, i3hId, i3hLevel, i3hNeighbours,
@@ -46,6 +47,7 @@ export class I3HGrid implements Dggrs {
   readonly maxZoneKeyLevel = 29;
   private readonly proj: SliceAndDiceProjection;
   private readonly xy = new Float64Array(2);
+  private readonly lastOutline = new LastOutline();
 
   constructor(opts: I3HGridOptions) {
     this.id = opts.id;
@@ -110,7 +112,7 @@ export class I3HGrid implements Dggrs {
       this.proj.inverse(v.x, v.y, odd, g);
       return [g.lon, g.lat] as LonLat;
     });
-    const e = i3hExtentRadians(z, this.proj);
+    const e = i3hExtentRadians(z, this.proj, this.lastOutline.get(zoneId, () => i3hRefinedRadians(z, this.proj)));
     return {
       id: zoneId,
       level: i3hLevel(z),
@@ -142,7 +144,7 @@ export class I3HGrid implements Dggrs {
     const z = this.zone(zoneId);
     let ring: LonLat[];
     if (refined) {
-      let pts = i3hRefinedRadians(z, this.proj);
+      let pts = this.lastOutline.get(zoneId, () => i3hRefinedRadians(z, this.proj));
       // DGGAL turns each outline point within 1e-6 degrees of a pole into a pair on the pole. Zones that
       // small (from about level 25) become all pole pairs, a ring without area: take their outline as it is.
       if (pts.filter((p) => Math.abs(p.lat) === Math.PI / 2).length > 2) pts = i3hRefinedRadians(z, this.proj, false);

@@ -7,6 +7,7 @@
 import { i3hCentroid, i3hLevel, POW3, type I3HZone } from './i3h-zone.js';
 import { moveVertex, type Pt } from './rhombic-5x6-net.js';
 import type { SliceAndDiceProjection } from './slice-and-dice-projection.js';
+import { extentAround, type GeoRadians } from './outline-extent.js';
 
 const DEG = Math.PI / 180;
 const E = 1e-11;
@@ -231,7 +232,7 @@ function wrapLonAt(lon: number, cLon: number): number {
 }
 
 /** WGS84 centroid in radians, its longitude brought within pi (+1e-9) of zero. */
-export function centroidRadians(z: I3HZone, proj: SliceAndDiceProjection): { lat: number; lon: number } {
+export function centroidRadians(z: I3HZone, proj: SliceAndDiceProjection): GeoRadians {
   const c = i3hCentroid(z);
   const g = { lat: 0, lon: 0 };
   proj.inverse(c.x, c.y, z.sh > 0, g);
@@ -243,7 +244,7 @@ export function centroidRadians(z: I3HZone, proj: SliceAndDiceProjection): { lat
  * getRefinedVertices for WGS84). Points at a geographic pole become two points at +-90 degrees, at the
  * longitudes of the outline just before and after it.
  */
-export function i3hRefinedRadians(z: I3HZone, proj: SliceAndDiceProjection, polarPairs = true): { lat: number; lon: number }[] {
+export function i3hRefinedRadians(z: I3HZone, proj: SliceAndDiceProjection, polarPairs = true): GeoRadians[] {
   const level = i3hLevel(z);
   const odd = z.sh > 0;
   const r = refine5x6(baseRefinedVertices(z), i3hDivisions(level));
@@ -253,7 +254,7 @@ export function i3hRefinedRadians(z: I3HZone, proj: SliceAndDiceProjection, pola
   // DGGAL's eC compiler emitted 0.05 degrees as this constant; the last bits matter for unwrapping.
   const base = clon - 0.0008726646259972;
   const poleOffset = 0.001 * 2 ** (level >> 1);
-  const out: { lat: number; lon: number }[] = [];
+  const out: GeoRadians[] = [];
   const g = { lat: 0, lon: 0 };
   const dropRepeat = (): void => {
     const m = out.length;
@@ -297,25 +298,8 @@ export function i3hRefinedRadians(z: I3HZone, proj: SliceAndDiceProjection, pola
 }
 
 /** Extent in radians [llLat, llLon, urLat, urLon]; llLon > urLon when crossing the antimeridian. */
-export function i3hExtentRadians(z: I3HZone, proj: SliceAndDiceProjection): [number, number, number, number] {
-  return extentAround(i3hRefinedRadians(z, proj), centroidRadians(z, proj).lon);
-}
-
-function extentAround(pts: readonly { lat: number; lon: number }[], clon: number): [number, number, number, number] {
-  let minD = 99999, maxD = -99999;
-  let llLat = Math.PI / 2, urLat = -Math.PI / 2, llLon = Math.PI, urLon = -Math.PI;
-  for (const p of pts) {
-    let d = p.lon - clon;
-    if (d > Math.PI) d -= 2 * Math.PI;
-    if (d < -Math.PI) d += 2 * Math.PI;
-    if (p.lat > urLat) urLat = p.lat;
-    if (p.lat < llLat) llLat = p.lat;
-    if (d > maxD) { maxD = d; urLon = p.lon; }
-    if (d < minD) { minD = d; llLon = p.lon; }
-  }
-  if (llLon < -Math.PI) llLon += 2 * Math.PI;
-  if (urLon > Math.PI) urLon -= 2 * Math.PI;
-  return [llLat, llLon, urLat, urLon];
+export function i3hExtentRadians(z: I3HZone, proj: SliceAndDiceProjection, pts: readonly GeoRadians[] = i3hRefinedRadians(z, proj)): [number, number, number, number] {
+  return extentAround(pts, centroidRadians(z, proj).lon);
 }
 
 /**
@@ -324,7 +308,7 @@ function extentAround(pts: readonly { lat: number; lon: number }[], clon: number
  */
 export function i3hApproxExtentRadians(z: I3HZone, corners: readonly Pt[], proj: SliceAndDiceProjection): [number, number, number, number] {
   const g = { lat: 0, lon: 0 };
-  const pts: { lat: number; lon: number }[] = [];
+  const pts: GeoRadians[] = [];
   for (const v of corners) if (proj.inverse(v.x, v.y, z.sh > 0, g)) pts.push({ lat: g.lat * DEG, lon: g.lon * DEG });
   const e = extentAround(pts, centroidRadians(z, proj).lon);
   if (z.root === 10) { e[1] = -Math.PI; e[3] = Math.PI; e[2] = Math.PI / 2; }

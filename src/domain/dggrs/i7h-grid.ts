@@ -9,7 +9,8 @@ import {
   centroidOf, canonicalVertices, children, formatZoneId, LOC, locate, MAX_LEVEL, neighbours, parents,
   parseZoneId, POW7, zoneCentroid, zoneEdgeCount, zoneId, zoneLevel, zoneToInt64, type I7HZone,
 } from './i7h-zone.js';
-import { extentRadians, refined5x6, refinedGeoRadians, refinementDivisions, type GeoRadians } from './i7h-outline.js';
+import { extentRadians, refined5x6, refinedGeoRadians, refinementDivisions } from './i7h-outline.js';
+import { LastOutline } from './outline-extent.js';
 import { subZoneCount, subZones } from './i7h-sub-zones.js';
 import type { SliceAndDiceProjection } from './slice-and-dice-projection.js';
 import { EARTH_AREA } from './wgs84.js';
@@ -53,7 +54,7 @@ export class I7HGrid implements Dggrs {
   private readonly proj: SliceAndDiceProjection;
   private readonly xy = new Float64Array(2);
   private readonly centre = { x: 0, y: 0 };
-  private lastOutline: { zoneId: string; pts: readonly GeoRadians[] } | undefined;
+  private readonly lastOutline = new LastOutline();
 
   constructor(opts: I7HGridOptions) {
     this.id = opts.id;
@@ -142,7 +143,7 @@ export class I7HGrid implements Dggrs {
       this.proj.inverse(v.x, v.y, (level & 1) === 1, g);
       return [g.lon, g.lat] as LonLat;
     });
-    const e = extentRadians(z, this.proj, this.refinedOutline(zoneId, z));
+    const e = extentRadians(z, this.proj, this.lastOutline.get(zoneId, () => refinedGeoRadians(z, this.proj)));
     return {
       id: zoneId,
       level,
@@ -153,15 +154,6 @@ export class I7HGrid implements Dggrs {
       areaMetersSquare: this.areaOf(level, edgeCount),
       bbox: [e[1] * RAD, e[0] * RAD, e[3] * RAD, e[2] * RAD],
     };
-  }
-
-  /**
-   * The densified outline of the zone last asked for: a zone's description (its bbox) and its
-   * geometry both need it, and a zone info request asks for both. The points are never modified.
-   */
-  private refinedOutline(zoneId: string, z: I7HZone): readonly GeoRadians[] {
-    if (this.lastOutline?.zoneId !== zoneId) this.lastOutline = { zoneId, pts: refinedGeoRadians(z, this.proj) };
-    return this.lastOutline.pts;
   }
 
   /** DGGAL's 64-bit id: k << 58 | root << 54 | index << 3 | sub-hex. */
@@ -183,7 +175,7 @@ export class I7HGrid implements Dggrs {
     const z = this.zone(zoneId);
     let ring: LonLat[];
     if (refined) {
-      ring = this.refinedOutline(zoneId, z).map((p) => [p.lon * RAD, p.lat * RAD] as LonLat);
+      ring = this.lastOutline.get(zoneId, () => refinedGeoRadians(z, this.proj)).map((p) => [p.lon * RAD, p.lat * RAD] as LonLat);
     } else {
       const odd = (zoneLevel(z) & 1) === 1;
       const g = { lat: 0, lon: 0 };

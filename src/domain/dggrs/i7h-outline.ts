@@ -6,6 +6,7 @@
 import { centroidOf, latticeVertices, outlineEdges, POW7, zoneEdgeCount, zoneLevel, type I7HZone } from './i7h-zone.js';
 import { addIntermediatePoints, rotateCCW, type Pt } from './rhombic-5x6-net.js';
 import type { SliceAndDiceProjection } from './slice-and-dice-projection.js';
+import { extentAround, type GeoRadians } from './outline-extent.js';
 
 const DEG = Math.PI / 180;
 
@@ -50,11 +51,6 @@ export function refined5x6(z: I7HZone, nDivisions: number): Pt[] {
   }
   for (const e of outlineEdges(z)) addIntermediatePoints(pts, e.p, e.n, nDivisions, e.i1, e.i2, true);
   return pts;
-}
-
-export interface GeoRadians {
-  lat: number;
-  lon: number;
 }
 
 export const refinementDivisions = (level: number): number => (level < 3 ? 20 : level < 5 ? 15 : 12);
@@ -102,21 +98,7 @@ export function extentRadians(z: I7HZone, proj: SliceAndDiceProjection, pts: rea
   const c = centroidOf(z);
   const g = { lat: 0, lon: 0 };
   proj.inverse(c.x, c.y, z.sh > 0, g);
-  const clon = g.lon * DEG;
-  let minD = 99999, maxD = -99999;
-  let llLat = Math.PI / 2, urLat = -Math.PI / 2, llLon = Math.PI, urLon = -Math.PI;
-  for (const p of pts) {
-    let d = p.lon - clon;
-    if (d > Math.PI) d -= 2 * Math.PI;
-    if (d < -Math.PI) d += 2 * Math.PI;
-    if (p.lat > urLat) urLat = p.lat;
-    if (p.lat < llLat) llLat = p.lat;
-    if (d > maxD) { maxD = d; urLon = p.lon; }
-    if (d < minD) { minD = d; llLon = p.lon; }
-  }
-  if (llLon < -Math.PI) llLon += 2 * Math.PI;
-  if (urLon > Math.PI) urLon -= 2 * Math.PI;
-  return [llLat, llLon, urLat, urLon];
+  return extentAround(pts, g.lon * DEG);
 }
 
 export function cornersInLattice(z: I7HZone): Pt[] {
