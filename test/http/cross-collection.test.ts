@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { startTestServer, SHARED, REPO_ROOT, type TestServer } from '../support/test-server.js';
+import { startTestServer, REPO_ROOT, type TestServer } from '../support/test-server.js';
+import { dggsJsonValidator } from '../support/dggs-json-schema.js';
 import { rfc7946Problems } from '../../src/domain/geometry/rfc7946.js';
 import { joinZoneData, ZoneDataJoinError } from '../../src/domain/zone-data-join.js';
 import type { ZoneData } from '../../src/domain/zone-data.js';
@@ -42,21 +41,6 @@ interface DggsJson {
 }
 
 /** The published DGGS-JSON schema, its OpenAPI 3.0 `nullable` turned into 2020-12 types (as in zone-data.test.ts). */
-function dggsJsonValidator() {
-  const patch = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(patch);
-    if (!node || typeof node !== 'object') return node;
-    const o = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, patch(v)])) as Record<string, unknown>;
-    if (o.nullable === true) {
-      delete o.nullable;
-      if (typeof o.type === 'string') o.type = [o.type, 'null'];
-    }
-    return o;
-  };
-  const file = path.join(SHARED, 'ogc-dggs/ogcapi-discrete-global-grid-systems/core/schemas/dggs-json/dggs-json.json');
-  return new Ajv2020({ strict: false, validateFormats: false }).compile(patch(JSON.parse(readFileSync(file, 'utf8'))) as object);
-}
-
 describe('cross-collection zone data (POST)', function () {
   this.timeout(120_000);
   let s: TestServer;

@@ -5,79 +5,33 @@
  * a5-js directly, and for point data from a count over the lake's rows.
  */
 import { expect } from 'chai';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import * as a5 from 'a5-js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { REPO_ROOT, SHARED, startTestServer, type TestServer } from '../support/test-server.js';
-import { TOKENS } from '../../src/app/tokens.js';
+import type { TestServer } from '../support/test-server.js';
+import { dggsJsonValidator } from '../support/dggs-json-schema.js';
+import { useGridHttp, type GridHttp } from '../support/grid-http.js';
+import { ALPS, EUROPE } from './grid-routes-suite.js';
 import { rfc7946Problems, type ZonePolygon } from '../../src/domain/geometry/rfc7946.js';
-import type { Dggrs, GridRegistry } from '../../src/ports/grid-registry.js';
+import type { Dggrs } from '../../src/ports/grid-registry.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 const REL = 'https://www.opengis.net/def/rel/ogc/1.0';
 const BOX = [8, 45, 9, 46] as const;
-/** Inside demo-elevation and demo-ndvi ([5, 44, 16, 48]). */
-const ALPS: [number, number] = [9.5, 46.2];
-/** In the middle of the demo stations ([-10, 35, 30, 60]). */
-const EUROPE: [number, number] = [10, 50];
-const SCHEMA = path.join(SHARED, 'ogc-dggs/ogcapi-discrete-global-grid-systems/core/schemas/dggs-json/dggs-json.json');
 
-/** The published schema's OpenAPI-only `nullable`, as JSON Schema 2020-12 types. */
-function patchNullable(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(patchNullable);
-  if (!node || typeof node !== 'object') return node;
-  const o = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, patchNullable(v)])) as Record<string, unknown>;
-  if (o.nullable === true) {
-    delete o.nullable;
-    if (typeof o.type === 'string') o.type = [o.type, 'null'];
-  }
-  return o;
-}
 
 describe('A5 on every route and encoding', function () {
   this.timeout(300_000);
+  const h = useGridHttp(() => ({ grids: { enabled: ['A5', 'H3'], default: 'A5' }, limits: { maxZonesPerPage: 50 } }));
+  const { getJson, parquetRows } = h;
   let s: TestServer;
   let grid: Dggrs;
-  let conn: DuckDBConnection;
-  let stations: { x: number; y: number; n: number }[];
-  const dir = mkdtempSync(path.join(tmpdir(), 'a5-'));
-  const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(patchNullable(JSON.parse(readFileSync(SCHEMA, 'utf8'))) as object);
+  let stations: GridHttp['stations'];
+  before(() => {
+    ({ s, stations } = h);
+    grid = h.registry.get('A5')!;
+  });
+  const validate = dggsJsonValidator();
   const gp = '/dggs/A5';
-
-  before(async () => {
-    s = await startTestServer({ grids: { enabled: ['A5', 'H3'], default: 'A5' }, limits: { maxZonesPerPage: 50 } });
-    grid = s.app.container.get<GridRegistry>(TOKENS.GridRegistry).get('A5')!;
-    conn = await (await DuckDBInstance.create(':memory:')).connect();
-    await conn.run('SET enable_geoparquet_conversion = false');
-    // Stations are points: the bbox covering holds their coordinates.
-    const rows = await conn.runAndReadAll(`SELECT bbox.xmin AS x, bbox.ymin AS y, count(*) AS n
-      FROM read_parquet('${path.join(REPO_ROOT, 'data/demo/lake/demo-stations/data/**/*.parquet')}') GROUP BY ALL`);
-    stations = rows.getRowObjectsJS().map((r) => ({ x: Number(r.x), y: Number(r.y), n: Number(r.n) }));
-  });
-  after(async () => {
-    conn?.closeSync();
-    await s?.close();
-  });
-
-  async function getJson(p: string, status = 200): Promise<Json> {
-    const r = await s.get(p);
-    const body = await r.text();
-    expect(r.status, `${p}: ${body.slice(0, 300)}`).to.equal(status);
-    return JSON.parse(body);
-  }
-
-  async function parquetRows(url: string, contentType: string): Promise<Json[]> {
-    const r = await s.get(url);
-    expect(r.status, url).to.equal(200);
-    expect(r.headers.get('content-type')).to.equal(contentType);
-    const file = path.join(dir, `${Math.random().toString(36).slice(2)}.parquet`);
-    writeFileSync(file, Buffer.from(await r.arrayBuffer()));
-    return (await conn.runAndReadAll(`SELECT * FROM read_parquet('${file}')`)).getRowObjectsJS() as Json[];
-  }
 
   it('is listed with its definition, default depth and levels; /dggs/A5 links its level-0 zones', async () => {
     const listed = (await getJson('/dggs')).dggrs.find((g: Json) => g.id === 'A5');

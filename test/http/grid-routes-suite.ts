@@ -4,13 +4,9 @@
  * itself (the unit tests hold the grids to DGGAL) and, for the lake, from a count over the lake's rows.
  */
 import { expect } from 'chai';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { REPO_ROOT, SHARED, startTestServer, type TestServer } from '../support/test-server.js';
-import { TOKENS } from '../../src/app/tokens.js';
+import type { TestServer } from '../support/test-server.js';
+import { dggsJsonValidator } from '../support/dggs-json-schema.js';
+import { useGridHttp, type GridHttp } from '../support/grid-http.js';
 import { rfc7946Problems, type ZonePolygon } from '../../src/domain/geometry/rfc7946.js';
 import type { Dggrs, GridRegistry } from '../../src/ports/grid-registry.js';
 
@@ -28,19 +24,7 @@ export const ALPS: [number, number] = [9.5, 46.2];
 /** In the middle of the demo stations ([-10, 35, 30, 60]). */
 export const EUROPE: [number, number] = [10, 50];
 
-const SCHEMA = path.join(SHARED, 'ogc-dggs/ogcapi-discrete-global-grid-systems/core/schemas/dggs-json/dggs-json.json');
 
-/** The published schema's OpenAPI-only `nullable`, as JSON Schema 2020-12 types. */
-function patchNullable(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(patchNullable);
-  if (!node || typeof node !== 'object') return node;
-  const o = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, patchNullable(v)])) as Record<string, unknown>;
-  if (o.nullable === true) {
-    delete o.nullable;
-    if (typeof o.type === 'string') o.type = [o.type, 'null'];
-  }
-  return o;
-}
 
 export interface GridRouteCase {
   /** OGC definition, or DGGAL's where OGC registers none. */
@@ -66,44 +50,16 @@ export function describeGridRoutes(title: string, NEW_GRIDS: Record<string, Grid
   const IDS = Object.keys(NEW_GRIDS);
   describe(title, function () {
   this.timeout(300_000);
+  const siblings = Object.values(NEW_GRIDS).flatMap((g) => (g.sibling ? [g.sibling] : []));
+  const h = useGridHttp(() => ({ grids: { enabled: [...IDS, ...new Set(siblings)], default: IDS[0] }, limits: { maxZonesPerPage: 50 } }));
+  const { getJson, parquetRows } = h;
   let s: TestServer;
   let registry: GridRegistry;
-  let conn: DuckDBConnection;
-  let stations: { x: number; y: number; n: number }[];
-  const dir = mkdtempSync(path.join(tmpdir(), 'new-grids-'));
-  const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(patchNullable(JSON.parse(readFileSync(SCHEMA, 'utf8'))) as object);
-
-  before(async () => {
-    const siblings = Object.values(NEW_GRIDS).flatMap((g) => (g.sibling ? [g.sibling] : []));
-    s = await startTestServer({ grids: { enabled: [...IDS, ...new Set(siblings)], default: IDS[0] }, limits: { maxZonesPerPage: 50 } });
-    registry = s.app.container.get<GridRegistry>(TOKENS.GridRegistry);
-    conn = await (await DuckDBInstance.create(':memory:')).connect();
-    await conn.run('SET enable_geoparquet_conversion = false');
-    // Stations are points: the bbox covering holds their coordinates.
-    const rows = await conn.runAndReadAll(`SELECT bbox.xmin AS x, bbox.ymin AS y, count(*) AS n
-      FROM read_parquet('${path.join(REPO_ROOT, 'data/demo/lake/demo-stations/data/**/*.parquet')}') GROUP BY ALL`);
-    stations = rows.getRowObjectsJS().map((r) => ({ x: Number(r.x), y: Number(r.y), n: Number(r.n) }));
+  let stations: GridHttp['stations'];
+  before(() => {
+    ({ s, registry, stations } = h);
   });
-  after(async () => {
-    conn?.closeSync();
-    await s?.close();
-  });
-
-  async function getJson(p: string, status = 200): Promise<Json> {
-    const r = await s.get(p);
-    const body = await r.text();
-    expect(r.status, `${p}: ${body.slice(0, 300)}`).to.equal(status);
-    return JSON.parse(body);
-  }
-
-  async function parquetRows(url: string, contentType: string): Promise<Json[]> {
-    const r = await s.get(url);
-    expect(r.status, url).to.equal(200);
-    expect(r.headers.get('content-type')).to.equal(contentType);
-    const file = path.join(dir, `${Math.random().toString(36).slice(2)}.parquet`);
-    writeFileSync(file, Buffer.from(await r.arrayBuffer()));
-    return (await conn.runAndReadAll(`SELECT * FROM read_parquet('${file}')`)).getRowObjectsJS() as Json[];
-  }
+  const validate = dggsJsonValidator();
 
   it('lists the new grids with their definitions, default depth and levels', async () => {
     const body = await getJson('/dggs');

@@ -9,9 +9,9 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { decode as decodeUbjson } from '@shelacek/ubjson';
 import { SHARED, startTestServer, type TestServer } from '../support/test-server.js';
+import { dggsJsonValidator } from '../support/dggs-json-schema.js';
 import { TOKENS } from '../../src/app/tokens.js';
 import type { Dggrs, GridRegistry } from '../../src/ports/grid-registry.js';
 
@@ -20,7 +20,6 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 const DGGS = 'https://www.opengis.net/spec/ogcapi-dggs-1/1.0/conf';
 const REL = 'https://www.opengis.net/def/rel/ogc/1.0';
 const ATS = path.join(SHARED, 'ogc-dggs/ogcapi-discrete-global-grid-systems/core/sections/annex-a-ats.adoc');
-const DGGS_JSON_SCHEMA = path.join(SHARED, 'ogc-dggs/ogcapi-discrete-global-grid-systems/core/schemas/dggs-json/dggs-json.json');
 /** A collection with a time axis and rows (lake), and a raster one. */
 const LAKE = 'demo-stations';
 const RASTER = 'demo-elevation';
@@ -41,25 +40,13 @@ function abstractTests(): Map<string, string[]> {
   return out;
 }
 
-/** The published schema's OpenAPI-only `nullable`, as JSON Schema 2020-12 types. */
-function patchNullable(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(patchNullable);
-  if (!node || typeof node !== 'object') return node;
-  const o = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, patchNullable(v)])) as Record<string, unknown>;
-  if (o.nullable === true) {
-    delete o.nullable;
-    if (typeof o.type === 'string') o.type = [o.type, 'null'];
-  }
-  return o;
-}
-
 describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared classes', function () {
   this.timeout(120_000);
   let s: TestServer;
   let declared: Set<string>;
   let grids: GridRegistry;
   const implemented = new Set<string>();
-  const validateDggsJson = new Ajv2020({ strict: false, validateFormats: false }).compile(patchNullable(JSON.parse(readFileSync(DGGS_JSON_SCHEMA, 'utf8'))) as object);
+  const validateDggsJson = dggsJsonValidator();
 
   before(async () => {
     s = await startTestServer();

@@ -2,32 +2,10 @@ import { expect } from 'chai';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { startTestServer, SHARED, REPO_ROOT, type TestServer } from '../support/test-server.js';
+import { startTestServer, REPO_ROOT, type TestServer } from '../support/test-server.js';
+import { dggsJsonValidator } from '../support/dggs-json-schema.js';
 import { checkUrl, isNonPublicAddress, type FetchPolicy } from '../../src/adapters/rasters/url-guard.js';
 import { guardedGet } from '../../src/adapters/rasters/guarded-http.js';
-
-const SCHEMA = path.join(SHARED, 'ogc-dggs/ogcapi-discrete-global-grid-systems/core/schemas/dggs-json/dggs-json.json');
-
-/** The published schema's `nullable` is OpenAPI 3.0 only: turn `{type: T, nullable: true}` into `{type: [T, "null"]}` for 2020-12. */
-function patchNullable(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(patchNullable);
-  if (!node || typeof node !== 'object') return node;
-  const o = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, patchNullable(v)])) as Record<string, unknown>;
-  if (o.nullable === true) {
-    delete o.nullable;
-    if (typeof o.type === 'string') o.type = [o.type, 'null'];
-  }
-  return o;
-}
-
-function dggsJsonValidator() {
-  const schema = patchNullable(JSON.parse(readFileSync(SCHEMA, 'utf8'))) as Record<string, unknown>;
-  // `schema` refers to the 2020-12 meta-schema, which Ajv2020 already has; formats are not asserted
-  // (the contract writes dggrs as a CURIE like [ogc-dggrs:H3], not a URI).
-  const ajv = new Ajv2020({ strict: false, validateFormats: false });
-  return ajv.compile(schema);
-}
 
 const ZONE = '831f8afffffffff'; // level 3, inside the demo raster
 const PATH = `/collections/demo-elevation/dggs/H3/zones/${ZONE}/data`;
