@@ -28,6 +28,7 @@
  * `SET TimeZone = 'UTC'` so that TIMESTAMP (without time zone) columns compare as UTC.
  */
 import { children, isBooleanValued, properties, type Expr, type SpatialOp, type TemporalOp } from '../../domain/cql2/ast.js';
+import { likeLiteral, likeRegex } from '../../domain/cql2/like.js';
 import { bboxToGeometry, envelope, type Envelope, type Geometry } from '../../domain/geometry/geojson.js';
 import { spatialRelation, type SpatialRelation } from '../../domain/geometry/relate.js';
 import { decodeWkb, WkbError } from '../../domain/geometry/wkb.js';
@@ -159,15 +160,22 @@ class Translator {
         const [l, r] = [this.compared(e.left, e.right), this.compared(e.right, e.left)];
         return `(${l} ${e.op} ${r})`;
       }
-      case 'like':
-        // CQL2 patterns use % and _ with backslash as the escape character, as DuckDB does
-        // with ESCAPE '\'. LIKE compares character strings only.
+      case 'like': {
+        // LIKE compares character strings only.
         for (const side of [e.value, e.pattern]) {
           if (side.kind === 'property' && COLUMN_KIND[this.column(side.name).type] !== 'string') {
             throw new Cql2TranslationError('type-mismatch', `property "${side.name}" is of type ${this.column(side.name).type}; LIKE compares character strings`);
           }
         }
-        return `(${this.scalar(e.value)} LIKE ${this.scalar(e.pattern)} ESCAPE '\\')`;
+        // DuckDB's own LIKE backtracks (its cost grows as value length ^ number of %): the pattern
+        // goes as an RE2 expression, matched in linear time, folded by CASEI/ACCENTI as the
+        // pattern would be (see likeRegex).
+        const literal = likeLiteral(e.pattern);
+        const regex = literal && likeRegex(literal.text);
+        if (!literal || regex === undefined) throw new Cql2TranslationError('unsupported', 'a LIKE pattern is a string literal (optionally in CASEI/ACCENTI) that does not end in a lone "\\"');
+        const pattern = literal.folds.reduce<Expr>((arg, kind) => ({ kind, arg }), { kind: 'string', value: regex });
+        return `regexp_full_match(${this.scalar(e.value)}, ${this.scalar(pattern)})`;
+      }
       case 'between':
         return `(${this.scalar(e.value)} BETWEEN ${this.compared(e.low, e.value)} AND ${this.compared(e.high, e.value)})`;
       case 'in':

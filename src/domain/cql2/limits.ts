@@ -2,10 +2,13 @@
  * Bounds on one CQL2 filter. Parsing, translation and per-row evaluation all walk the tree,
  * so its size is refused up front: text length before the lexer runs, nesting while the
  * parsers descend (so a hostile filter cannot exhaust the stack), and the whole tree (depth,
- * nodes, list lengths, geometry vertices) right after parsing, by an iterative walk.
+ * nodes, list lengths, geometry vertices, LIKE patterns) right after parsing, by an iterative
+ * walk. The same walk checks what every engine must agree on before any sees the filter:
+ * LIKE patterns do not end in a lone escape.
  */
 import { children, type Expr, type Geometry } from './ast.js';
 import { Cql2SyntaxError } from './errors.js';
+import { likeLiteral, likeWildcards, likePieces } from './like.js';
 
 export const CQL2_LIMITS = {
   /** Characters of CQL2-Text or CQL2-JSON text. */
@@ -18,6 +21,10 @@ export const CQL2_LIMITS = {
   maxListItems: 1_000,
   /** Positions over all geometry literals. */
   maxVertices: 10_000,
+  /** Characters of one LIKE pattern. */
+  maxLikePattern: 256,
+  /** `%` wildcards in one LIKE pattern. */
+  maxLikeWildcards: 16,
 } as const;
 
 export function checkLength(text: string): void {
@@ -61,6 +68,22 @@ export function checkTree(root: Expr, position: number | string): void {
     }
     if (e.kind === 'geometry') points += vertices(e.geometry);
     if (points > CQL2_LIMITS.maxVertices) throw new Cql2SyntaxError(`the geometries hold more than ${CQL2_LIMITS.maxVertices} positions (the bound); simplify them`, position);
+    if (e.kind === 'like') checkPattern(e.pattern, position);
     for (const c of children(e)) stack.push([c, depth + 1]);
   }
+}
+
+/** LIKE costs grow with the pattern: its length and its `%` wildcards are bounded; a lone trailing escape has no meaning. */
+function checkPattern(pattern: Expr, position: number | string): void {
+  const literal = likeLiteral(pattern);
+  if (!literal) return; // both parsers accept only a string literal, possibly in CASEI/ACCENTI
+  const { text } = literal;
+  if (text.length > CQL2_LIMITS.maxLikePattern) {
+    throw new Cql2SyntaxError(`a LIKE pattern is ${text.length} characters long; at most ${CQL2_LIMITS.maxLikePattern} are allowed (the bound)`, position);
+  }
+  const wildcards = likeWildcards(text);
+  if (wildcards > CQL2_LIMITS.maxLikeWildcards) {
+    throw new Cql2SyntaxError(`a LIKE pattern has ${wildcards} % wildcards; at most ${CQL2_LIMITS.maxLikeWildcards} are allowed (the bound)`, position);
+  }
+  if (!likePieces(text)) throw new Cql2SyntaxError('a LIKE pattern must not end with the escape character "\\" (write "\\\\" for a backslash)', position);
 }

@@ -92,4 +92,34 @@ describe('CQL2 bounds (both parsers)', () => {
       `more than ${CQL2_LIMITS.maxVertices} positions`,
     );
   });
+
+  describe('LIKE patterns: length and % wildcards bounded, no lone trailing escape', () => {
+    const L = CQL2_LIMITS.maxLikePattern;
+    const W = CQL2_LIMITS.maxLikeWildcards;
+
+    it('refuses a pattern longer than the bound in either encoding, also inside CASEI/ACCENTI, and accepts one at the bound', () => {
+      const long = 'x'.repeat(L + 1);
+      expect(refusal(() => parseCql2Text(`name LIKE '${long}'`)).message).to.contain(`at most ${L} are allowed (the bound)`);
+      expect(refusal(() => parseCql2Text(`CASEI(name) LIKE ACCENTI(CASEI('${long}'))`)).message).to.contain(`at most ${L} are allowed (the bound)`);
+      expect(refusal(() => parseCql2Json({ op: 'like', args: [{ property: 'name' }, long] })).message).to.contain(`at most ${L} are allowed (the bound)`);
+      expect(parseCql2Text(`name LIKE '${'x'.repeat(L)}'`).kind).to.equal('like');
+    });
+
+    it(`refuses more than ${W} % wildcards (escaped ones are text), and accepts ${W}`, () => {
+      const many = `${'%a'.repeat(W)}%b`;
+      expect(refusal(() => parseCql2Text(`name LIKE '${many}'`)).message).to.contain(`${W + 1} % wildcards; at most ${W} are allowed (the bound)`);
+      expect(refusal(() => parseCql2Json({ op: 'not', args: [{ op: 'like', args: [{ property: 'name' }, { op: 'casei', args: [many] }] }] })).message).to.contain(`at most ${W} are allowed`);
+      expect(parseCql2Text(`name LIKE '${'%a'.repeat(W - 1)}%b'`).kind).to.equal('like');
+      expect(parseCql2Text(`name LIKE '${'\\%a'.repeat(W + 5)}%'`).kind).to.equal('like');
+    });
+
+    it("refuses the issue's pathological pattern only when it passes a bound: 12 wildcards are fine", () => {
+      expect(parseCql2Text(`'${'a'.repeat(34)}' LIKE '${'%a'.repeat(11)}%b'`).kind).to.equal('like');
+    });
+
+    it('refuses a pattern ending in a lone escape (only CQL2-JSON can write one), and accepts an escaped backslash', () => {
+      expect(refusal(() => parseCql2Json({ op: 'like', args: [{ property: 'name' }, 'ab\\'] })).message).to.contain('must not end with the escape character');
+      expect(parseCql2Json({ op: 'like', args: [{ property: 'name' }, 'ab\\\\'] }).kind).to.equal('like');
+    });
+  });
 });
