@@ -118,7 +118,9 @@ class Translator {
   constructor(private readonly columns: Cql2Columns) {}
 
   bind(value: string | number | boolean, cast?: string): string {
-    this.params.push(value);
+    // The driver binds an integral number as BIGINT, which overflows beyond 2^63 (1e19): such a
+    // double goes as its text, cast back to DOUBLE by the SQL around it.
+    this.params.push(typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) ? String(value) : value);
     const ref = `$${this.params.length}`;
     return cast ? `CAST(${ref} AS ${cast})` : ref;
   }
@@ -249,8 +251,7 @@ class Translator {
       case 'string':
         return this.bind(e.value, 'VARCHAR');
       case 'number':
-        // An integral value beyond 2^53 would be bound as a BIGINT and overflow it (1e300): pass its text.
-        return this.bind(Number.isInteger(e.value) && !Number.isSafeInteger(e.value) ? String(e.value) : e.value, 'DOUBLE');
+        return this.bind(e.value, 'DOUBLE');
       case 'boolean':
         return this.bind(e.value, 'BOOLEAN');
       case 'null':
