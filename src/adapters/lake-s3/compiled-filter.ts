@@ -26,6 +26,7 @@
  * select different rows than the DuckDB lake does for the same valid filter.
  */
 import { children, isBooleanValued, properties, type Expr, type SpatialOp, type TemporalOp } from '../../domain/cql2/index.js';
+import { likeLiteral, likeMatcher } from '../../domain/cql2/like.js';
 import { bboxToGeometry, envelope, type Envelope, type Geometry } from '../../domain/geometry/geojson.js';
 import { spatialRelation, type SpatialRelation } from '../../domain/geometry/relate.js';
 import { decodeWkb, WkbError } from '../../domain/geometry/wkb.js';
@@ -128,21 +129,11 @@ function and(values: Tri[]): Tri {
   return unknown ? null : true;
 }
 
-/** DuckDB LIKE with `\` as the escape: `%` any run, `_` one character, case-sensitive. */
-function likeRegExp(pattern: string): RegExp {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '\\') {
-      if (i + 1 >= pattern.length) throw new FilterCompileError('a LIKE pattern must not end with the escape character "\\"');
-      re += escapeRe(pattern[++i]!);
-    } else if (c === '%') re += '.*';
-    else if (c === '_') re += '.';
-    else re += escapeRe(c);
-  }
-  return new RegExp(`^${re}$`, 'su');
-}
-const escapeRe = (c: string) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+/** CASEI and ACCENTI on strings. */
+const FOLDS = {
+  casei: (s: string) => s.toLowerCase(),
+  accenti: (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC'),
+};
 
 /** Does the expression hold a spatial predicate with a column operand? */
 function columnSpatial(e: Expr): boolean {
@@ -215,21 +206,25 @@ class Compiler {
         };
       }
       case 'like': {
-        const [v, p] = [this.scalar(e.value), this.scalar(e.pattern)];
+        const v = this.scalar(e.value);
         if (v.t !== 'str' && v.t !== 'null') throw new FilterCompileError(`LIKE needs a string, not ${TYPE_NAME[v.t]}`);
-        if (p.t !== 'str' && p.t !== 'null') throw new FilterCompileError(`a LIKE pattern is a string, not ${TYPE_NAME[p.t]}`);
-        if (p.constant) {
-          const text = p.f({ columns: {} }, 0);
-          if (text === null) return () => null;
-          const re = likeRegExp(text as string);
-          return (b, i) => {
+        const literal = likeLiteral(e.pattern);
+        if (literal) {
+          // The literal text is folded, the wildcards are not (as the DuckDB lake's regular expression).
+          const match = likeMatcher(literal.text, (text) => literal.folds.reduce((s, fold) => FOLDS[fold](s), text));
+          const test = (b: RowBatch, i: number): Tri => {
             const x = v.f(b, i);
-            return x === null ? null : re.test(x as string);
+            return x === null ? null : match(x as string);
           };
+          if (!v.constant) return test;
+          const decided = test({ columns: {} }, 0);
+          return () => decided;
         }
+        const p = this.scalar(e.pattern);
+        if (p.t !== 'str' && p.t !== 'null') throw new FilterCompileError(`a LIKE pattern is a string, not ${TYPE_NAME[p.t]}`);
         return (b, i) => {
           const x = v.f(b, i), y = p.f(b, i);
-          return x === null || y === null ? null : likeRegExp(y as string).test(x as string);
+          return x === null || y === null ? null : likeMatcher(y as string)(x as string);
         };
       }
       case 'between': {
@@ -335,7 +330,7 @@ class Compiler {
       case 'accenti': {
         const a = this.scalar(e.arg);
         if (a.t !== 'str' && a.t !== 'null') throw new FilterCompileError(`${e.kind === 'casei' ? 'CASEI' : 'ACCENTI'} needs a string, not ${TYPE_NAME[a.t]}`);
-        const fold = e.kind === 'casei' ? (s: string) => s.toLowerCase() : (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
+        const fold = FOLDS[e.kind];
         return {
           t: 'str',
           f: (b, i) => {

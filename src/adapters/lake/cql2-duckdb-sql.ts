@@ -28,6 +28,7 @@
  * `SET TimeZone = 'UTC'` so that TIMESTAMP (without time zone) columns compare as UTC.
  */
 import { children, isBooleanValued, properties, type Expr, type SpatialOp, type TemporalOp } from '../../domain/cql2/ast.js';
+import { likeLiteral, likeRegex } from '../../domain/cql2/like.js';
 import { bboxToGeometry, envelope, type Envelope, type Geometry } from '../../domain/geometry/geojson.js';
 import { spatialRelation, type SpatialRelation } from '../../domain/geometry/relate.js';
 import { decodeWkb, WkbError } from '../../domain/geometry/wkb.js';
@@ -117,7 +118,9 @@ class Translator {
   constructor(private readonly columns: Cql2Columns) {}
 
   bind(value: string | number | boolean, cast?: string): string {
-    this.params.push(value);
+    // The driver binds an integral number as BIGINT, which overflows beyond 2^63 (1e19): such a
+    // double goes as its text, cast back to DOUBLE by the SQL around it.
+    this.params.push(typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) ? String(value) : value);
     const ref = `$${this.params.length}`;
     return cast ? `CAST(${ref} AS ${cast})` : ref;
   }
@@ -159,15 +162,22 @@ class Translator {
         const [l, r] = [this.compared(e.left, e.right), this.compared(e.right, e.left)];
         return `(${l} ${e.op} ${r})`;
       }
-      case 'like':
-        // CQL2 patterns use % and _ with backslash as the escape character, as DuckDB does
-        // with ESCAPE '\'. LIKE compares character strings only.
+      case 'like': {
+        // LIKE compares character strings only.
         for (const side of [e.value, e.pattern]) {
           if (side.kind === 'property' && COLUMN_KIND[this.column(side.name).type] !== 'string') {
             throw new Cql2TranslationError('type-mismatch', `property "${side.name}" is of type ${this.column(side.name).type}; LIKE compares character strings`);
           }
         }
-        return `(${this.scalar(e.value)} LIKE ${this.scalar(e.pattern)} ESCAPE '\\')`;
+        // DuckDB's own LIKE backtracks (its cost grows as value length ^ number of %): the pattern
+        // goes as an RE2 expression, matched in linear time, folded by CASEI/ACCENTI as the
+        // pattern would be (see likeRegex).
+        const literal = likeLiteral(e.pattern);
+        const regex = literal && likeRegex(literal.text);
+        if (!literal || regex === undefined) throw new Cql2TranslationError('unsupported', 'a LIKE pattern is a string literal (optionally in CASEI/ACCENTI) that does not end in a lone "\\"');
+        const pattern = literal.folds.reduce<Expr>((arg, kind) => ({ kind, arg }), { kind: 'string', value: regex });
+        return `regexp_full_match(${this.scalar(e.value)}, ${this.scalar(pattern)})`;
+      }
       case 'between':
         return `(${this.scalar(e.value)} BETWEEN ${this.compared(e.low, e.value)} AND ${this.compared(e.high, e.value)})`;
       case 'in':
@@ -241,8 +251,7 @@ class Translator {
       case 'string':
         return this.bind(e.value, 'VARCHAR');
       case 'number':
-        // An integral value beyond 2^53 would be bound as a BIGINT and overflow it (1e300): pass its text.
-        return this.bind(Number.isInteger(e.value) && !Number.isSafeInteger(e.value) ? String(e.value) : e.value, 'DOUBLE');
+        return this.bind(e.value, 'DOUBLE');
       case 'boolean':
         return this.bind(e.value, 'BOOLEAN');
       case 'null':

@@ -106,6 +106,12 @@ class TextParser {
     return e;
   }
 
+  wkt(): Geometry {
+    const g = this.geometry();
+    if (this.peek().type !== 'eof') this.fail(`expected end of input but found ${describe(this.peek())}`);
+    return g;
+  }
+
   // ---- token helpers ----
 
   private peek(offset = 0): Token {
@@ -594,6 +600,15 @@ export function parseCql2Text(src: string): Expr {
   if (!isBooleanValued(e)) throw new Cql2SyntaxError('expected a predicate (the filter is not a boolean expression)', firstNonSpace(src));
   checkTree(e, firstNonSpace(src));
   return e;
+}
+
+/**
+ * One geometry in the WKT of CQL2-Text, outside any filter: its coordinates are not held to
+ * CRS84 (a filter's are, by `checkTree`), so geometries in other coordinates can be read too.
+ */
+export function parseWkt(src: string): Geometry {
+  checkLength(src);
+  return new TextParser(src).wkt();
 }
 
 function firstNonSpace(src: string): number {

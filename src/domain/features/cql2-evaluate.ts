@@ -7,7 +7,8 @@
  * with a date or timestamp is read as an RFC 3339 instant. The geometry is the property named
  * in `geometryNames` (when the feature's properties have no such key).
  */
-import type { Expr, IntervalBound } from '../cql2/ast.js';
+import { properties, type Expr, type IntervalBound, type Like } from '../cql2/ast.js';
+import { likeLiteral, likeMatcher } from '../cql2/like.js';
 import type { Geometry } from '../geometry/geojson.js';
 import { bboxToGeometry } from '../geometry/geojson.js';
 import { spatialRelation, type SpatialRelation } from '../geometry/relate.js';
@@ -78,11 +79,8 @@ function test(e: Expr, f: EvaluableFeature, g: ReadonlySet<string>): boolean | n
       if (Number.isNaN(c)) return e.op === '<>' ? true : e.op === '=' ? false : null;
       return { '=': c === 0, '<>': c !== 0, '<': c < 0, '>': c > 0, '<=': c <= 0, '>=': c >= 0 }[e.op];
     }
-    case 'like': {
-      const v = value(e.value, f, g), p = value(e.pattern, f, g);
-      if (typeof v !== 'string' || typeof p !== 'string') return null;
-      return likeRegExp(p).test(v);
-    }
+    case 'like':
+      return likeTest(e)(f, g);
     case 'between': {
       const v = value(e.value, f, g);
       const lo = compare(v, value(e.low, f, g)), hi = compare(v, value(e.high, f, g));
@@ -170,13 +168,10 @@ function value(e: Expr, f: EvaluableFeature, g: ReadonlySet<string>): Value {
       return { geometry: bboxToGeometry(e.bbox) };
     case 'array':
       return e.items.map((i) => value(i, f, g));
-    case 'casei': {
-      const v = value(e.arg, f, g);
-      return typeof v === 'string' ? v.toLowerCase() : v;
-    }
+    case 'casei':
     case 'accenti': {
       const v = value(e.arg, f, g);
-      return typeof v === 'string' ? v.normalize('NFD').replace(/\p{M}/gu, '') : v;
+      return typeof v === 'string' ? FOLDS[e.kind](v) : v;
     }
     case 'arithmetic': {
       const a = value(e.left, f, g), b = value(e.right, f, g);
@@ -245,19 +240,37 @@ function compare(a: Value, b: Value): number | null {
   return null;
 }
 
-function likeRegExp(pattern: string): RegExp {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '\\' && i + 1 < pattern.length) re += escape(pattern[++i]!);
-    else if (c === '%') re += '.*';
-    else if (c === '_') re += '.';
-    else re += escape(c);
-  }
-  return new RegExp(`^${re}$`, 's');
+const FOLDS = {
+  casei: (s: string) => s.toLowerCase(),
+  accenti: (s: string) => s.normalize('NFD').replace(/\p{M}/gu, ''),
+};
+
+type Test = (f: EvaluableFeature, g: ReadonlySet<string>) => boolean | null;
+const NO_FEATURE: EvaluableFeature = { properties: {}, geometry: null };
+
+/** Each LIKE node's test, built on its first evaluation: the pattern compiled once, a LIKE on a literal string decided once. */
+const likeTests = new WeakMap<Like, Test>();
+
+function likeTest(e: Like): Test {
+  let t = likeTests.get(e);
+  if (!t) likeTests.set(e, (t = compileLike(e)));
+  return t;
 }
 
-const escape = (c: string) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+function compileLike(e: Like): Test {
+  const literal = likeLiteral(e.pattern);
+  const match = literal && likeMatcher(literal.text, (text) => literal.folds.reduce((s, fold) => FOLDS[fold](s), text));
+  const t: Test = (f, g) => {
+    const v = value(e.value, f, g);
+    if (typeof v !== 'string') return null;
+    if (match) return match(v);
+    const p = value(e.pattern, f, g);
+    return typeof p === 'string' ? likeMatcher(p)(v) : null;
+  };
+  if (!match || properties(e.value).length > 0) return t;
+  const decided = t(NO_FEATURE, new Set());
+  return () => decided;
+}
 
 function temporal(op: string, a: Instant, b: Instant): boolean {
   switch (op) {

@@ -208,6 +208,19 @@ describe('CQL2 -> DuckDB SQL', () => {
     expect(await matching('S_WITHIN(geom, BBOX(-6, -6, 6, 6))', 'boxes', columns)).to.deep.equal([1, 2, 3]);
   });
 
+  it('binds every number as a double: an integral one past 2^63 does not overflow a BIGINT (a tree the parsers would refuse)', async () => {
+    const columns: Cql2Columns = { id: { type: 'integer' }, geom: { type: 'geometry', bbox: { xmin: 'xmin', ymin: 'ymin', xmax: 'xmax', ymax: 'ymax' } } };
+    const huge: Expr = { kind: 'spatial', op: 's_intersects', left: { kind: 'property', name: 'geom' }, right: { kind: 'bbox', bbox: [0, 0, 1e19, 1e19] } };
+    expect(await matching(huge, 'boxes', columns)).to.deep.equal([1, 2, 3, 4]);
+    expect(await matching({ kind: 'comparison', op: '<', left: { kind: 'property', name: 'floors' }, right: { kind: 'number', value: 2 ** 64 } })).to.deep.equal([1, 2, 4]);
+  });
+
+  it('runs LIKE as a linear-time RE2 full match, the pattern bound as one value', () => {
+    const f = toDuckDbSql(parseCql2Text("CASEI(name) LIKE CASEI('A.b%\\%_')"), COLUMNS);
+    expect(f.sql).to.equal('regexp_full_match(lower("name"), lower(CAST($1 AS VARCHAR)))');
+    expect(f.params).to.deep.equal(['(?s)A\\x2eb.*\\x25.']);
+  });
+
   it('works on a DuckDB GEOMETRY column too', async () => {
     const columns: Cql2Columns = { id: { type: 'integer' }, geom: { type: 'geometry', encoding: 'geometry' } };
     expect(await matching('S_CONTAINS(geom, POINT(3 3))', 'g', columns)).to.deep.equal([3, 4]);

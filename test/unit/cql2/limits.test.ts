@@ -87,9 +87,83 @@ describe('CQL2 bounds (both parsers)', () => {
   it('refuses trees with too many terms and geometries with too many positions', () => {
     const ors = Array.from({ length: CQL2_LIMITS.maxNodes / 3 + 1 }, (_, i) => ({ op: '=', args: [{ property: 'a' }, i] }));
     expect(refusal(() => parseCql2Json({ op: 'or', args: ors })).message).to.contain(`more than ${CQL2_LIMITS.maxNodes} terms`);
-    const ring = [...list(CQL2_LIMITS.maxVertices).map((i) => [i, 0]), [0, 1], [0, 0]];
+    const ring = [...list(CQL2_LIMITS.maxVertices).map((i) => [i / 100, 0]), [0, 1], [0, 0]];
     expect(refusal(() => parseCql2Json({ op: 's_intersects', args: [{ property: 'g' }, { type: 'Polygon', coordinates: [ring] }] })).message).to.contain(
       `more than ${CQL2_LIMITS.maxVertices} positions`,
     );
+  });
+
+  describe('LIKE patterns: length and % wildcards bounded, no lone trailing escape', () => {
+    const L = CQL2_LIMITS.maxLikePattern;
+    const W = CQL2_LIMITS.maxLikeWildcards;
+
+    it('refuses a pattern longer than the bound in either encoding, also inside CASEI/ACCENTI, and accepts one at the bound', () => {
+      const long = 'x'.repeat(L + 1);
+      expect(refusal(() => parseCql2Text(`name LIKE '${long}'`)).message).to.contain(`at most ${L} are allowed (the bound)`);
+      expect(refusal(() => parseCql2Text(`CASEI(name) LIKE ACCENTI(CASEI('${long}'))`)).message).to.contain(`at most ${L} are allowed (the bound)`);
+      expect(refusal(() => parseCql2Json({ op: 'like', args: [{ property: 'name' }, long] })).message).to.contain(`at most ${L} are allowed (the bound)`);
+      expect(parseCql2Text(`name LIKE '${'x'.repeat(L)}'`).kind).to.equal('like');
+    });
+
+    it(`refuses more than ${W} % wildcards (escaped ones are text), and accepts ${W}`, () => {
+      const many = `${'%a'.repeat(W)}%b`;
+      expect(refusal(() => parseCql2Text(`name LIKE '${many}'`)).message).to.contain(`${W + 1} % wildcards; at most ${W} are allowed (the bound)`);
+      expect(refusal(() => parseCql2Json({ op: 'not', args: [{ op: 'like', args: [{ property: 'name' }, { op: 'casei', args: [many] }] }] })).message).to.contain(`at most ${W} are allowed`);
+      expect(parseCql2Text(`name LIKE '${'%a'.repeat(W - 1)}%b'`).kind).to.equal('like');
+      expect(parseCql2Text(`name LIKE '${'\\%a'.repeat(W + 5)}%'`).kind).to.equal('like');
+    });
+
+    it("refuses the issue's pathological pattern only when it passes a bound: 12 wildcards are fine", () => {
+      expect(parseCql2Text(`'${'a'.repeat(34)}' LIKE '${'%a'.repeat(11)}%b'`).kind).to.equal('like');
+    });
+
+    it('refuses a pattern ending in a lone escape (only CQL2-JSON can write one), and accepts an escaped backslash', () => {
+      expect(refusal(() => parseCql2Json({ op: 'like', args: [{ property: 'name' }, 'ab\\'] })).message).to.contain('must not end with the escape character');
+      expect(parseCql2Json({ op: 'like', args: [{ property: 'name' }, 'ab\\\\'] }).kind).to.equal('like');
+    });
+  });
+
+  describe('spatial literals: finite CRS84 coordinates, in both encodings', () => {
+    const rule = '-180 <= longitude <= 180 and -90 <= latitude <= 90';
+    const refused: [string, string][] = [
+      ['S_INTERSECTS(geometry, BBOX(0, 0, 1e19, 1e19))', 'longitude of the box'],
+      ['S_INTERSECTS(geometry, BBOX(-181, 0, 10, 10))', 'longitude of the box'],
+      ['S_INTERSECTS(geometry, BBOX(0, -91, 10, 10))', 'latitude of the box'],
+      ['S_INTERSECTS(geometry, BBOX(0, 10, 10, 5))', 'south edge north of its north edge'],
+      ['S_INTERSECTS(geometry, BBOX(0, 0, 0, 1e400, 10, 10))', 'not finite'],
+      ['S_INTERSECTS(geometry, POINT(1e19 0))', 'longitude 10000000000000000000 is outside'],
+      ['S_INTERSECTS(geometry, POINT(0 -90.5))', 'latitude -90.5 is outside'],
+      ['S_INTERSECTS(geometry, POINT Z (0 0 1e400))', 'not a finite number'],
+      ['S_WITHIN(geometry, POLYGON((0 0, 1e400 0, 1 1, 0 0)))', 'not a finite number'],
+      ['S_INTERSECTS(geometry, GEOMETRYCOLLECTION(POINT(0 0), LINESTRING(0 0, 200 0)))', 'longitude 200 is outside'],
+      ['S_INTERSECTS(POINT(0 0), MULTIPOINT((1 1), (2 95)))', 'latitude 95 is outside'],
+    ];
+    for (const [text, problem] of refused) {
+      it(`refuses ${text}, naming the rule`, () => {
+        const message = refusal(() => parseCql2Text(text)).message;
+        expect(message).to.contain(problem);
+        expect(message).to.contain(rule);
+      });
+    }
+
+    it('refuses the same in CQL2-JSON (bbox, coordinates)', () => {
+      expect(refusal(() => parseCql2Json({ op: 's_intersects', args: [{ property: 'geometry' }, { bbox: [0, 0, 1e19, 1e19] }] })).message).to.contain(rule);
+      expect(refusal(() => parseCql2Json({ op: 's_intersects', args: [{ property: 'geometry' }, { type: 'Point', coordinates: [0, 1e19] }] })).message).to.contain(rule);
+    });
+
+    it('accepts the edges of the Earth, heights of any size, and a box across the antimeridian (west > east)', () => {
+      for (const text of [
+        'S_INTERSECTS(geometry, BBOX(-180, -90, 180, 90))',
+        'S_INTERSECTS(geometry, BBOX(170, -10, -170, 10))',
+        'S_INTERSECTS(geometry, BBOX(0, 0, -1e6, 10, 10, 1e9))',
+        'S_INTERSECTS(geometry, POINT Z (180 -90 -11000))',
+      ]) {
+        expect(parseCql2Text(text).kind, text).to.equal('spatial');
+      }
+    });
+
+    it('bounds no other number: a comparison with 1e19 parses', () => {
+      expect(parseCql2Text('temperature > 1e19').kind).to.equal('comparison');
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { z } from './zod.js';
+import { CRS84_BOX_RULE, crs84BoxProblem } from '../../../domain/geometry/crs84.js';
 
 /**
  * Query-string building blocks. Query values arrive as strings; these parse them strictly
@@ -47,12 +48,12 @@ export const queryBBox = (description = 'min_lon,min_lat,max_lon,max_lat (CRS84)
         ctx.addIssue({ code: 'custom', message: 'bbox must be four (or, with heights, six) comma-separated numbers' });
         return z.NEVER;
       }
-      const [w, south, e, n] = (parts.length === 6 ? [parts[0], parts[1], parts[3], parts[4]] : parts) as [number, number, number, number];
-      if (south > n || south < -90 || n > 90 || w < -180 || w > 180 || e < -180 || e > 180) {
-        ctx.addIssue({ code: 'custom', message: 'bbox needs -180<=lon<=180, -90<=min_lat<=max_lat<=90' });
+      const problem = crs84BoxProblem(parts);
+      if (problem) {
+        ctx.addIssue({ code: 'custom', message: `${problem}; ${CRS84_BOX_RULE}` });
         return z.NEVER;
       }
-      return [w, south, e, n] as [number, number, number, number];
+      return (parts.length === 6 ? [parts[0], parts[1], parts[3], parts[4]] : parts) as [number, number, number, number];
     })
     .optional()
     .openapi({ type: 'string', description, example: '-10,40,10,50' });
