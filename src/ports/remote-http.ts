@@ -42,6 +42,18 @@ export interface RemoteHttp {
 }
 
 /**
+ * Bytes of remote response bodies being received at once, over every request of the process
+ * (cog-url and configured rasters, feature backends, STAC APIs): one budget, so that many large
+ * answers arriving together are refused instead of buffered. A body takes its bytes as they
+ * arrive and releases them once it is complete or abandoned.
+ */
+export interface InFlightBytes {
+  /** Takes `n` more bytes; throws the service's busy refusal (503 with Retry-After, naming the bound) when they do not fit, taking nothing. */
+  take(n: number): void;
+  release(n: number): void;
+}
+
+/**
  * The address a URL may be fetched from, after the SSRF policy accepted it (pinned, so DNS
  * cannot answer differently between the check and the connection). Throws RemoteHttpError
  * ('refused' or 'invalid-url') otherwise.

@@ -10,6 +10,7 @@ import type { FeatureQuery, FeatureSource } from '../../src/ports/feature-source
 import type { Collection } from '../../src/domain/collection.js';
 import { AppError } from '../../src/app/errors.js';
 import { parseCql2Text } from '../../src/domain/cql2/index.js';
+import { InFlightBytesBudget } from '../../src/app/in-flight-bytes.js';
 
 // MapServer 8's run of this contract is in test/clients/mapserver.test.ts (npm run test:clients).
 
@@ -194,6 +195,19 @@ describe('OGC API Features source: backend faults', function () {
     const err2 = await failure(drain(featureSource([bad.origin], { maxFeatures: 7 }), at('endless')));
     expect(err2.status).to.equal(422);
     expect(err2.hint).to.include('remoteBackends.maxFeatures');
+  });
+
+  it('an answer past the in-flight budget of all bodies: 503 with Retry-After naming rasterFetch.maxInFlightBytes, its bytes given back', async () => {
+    const inFlight = new InFlightBytesBudget(100_000, 'rasterFetch.maxInFlightBytes');
+    const source = featureSource([bad.origin], {}, remoteHttp([bad.origin], { inFlight }));
+    const err = await failure(drain(source, at('huge')));
+    expect(err.status).to.equal(503);
+    expect(err.hint).to.include('rasterFetch.maxInFlightBytes');
+    expect((err as AppError & { retryAfterSeconds?: number }).retryAfterSeconds).to.be.greaterThan(0);
+    expect(inFlight.held, 'bytes still counted').to.equal(0);
+    // Smaller answers go on being read, and give their bytes back too.
+    expect((await drain(source, at('ok'))).features).to.have.length(4);
+    expect(inFlight.held).to.equal(0);
   });
 
   describe('SSRF policy', () => {

@@ -215,6 +215,8 @@ export const configSchema = z.object({
       maxBytes: z.number().int().positive().default(512 * 1024 * 1024),
       /** Bound of all bytes one request fetches from upstream (ranges and hops together). */
       maxRequestBytes: z.number().int().positive().default(64 * 1024 * 1024),
+      /** Bound of the bytes of all upstream bodies being received at once, over every request: rasters, feature backends and STAC APIs (503 with Retry-After past it). */
+      maxInFlightBytes: z.number().int().positive().default(128 * 1024 * 1024),
       timeoutMs: z.number().int().positive().default(20_000),
       maxRedirects: z.number().int().min(0).default(3),
     })
