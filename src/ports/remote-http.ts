@@ -9,6 +9,8 @@ export interface RemoteRequest {
   headers?: Record<string, string>;
   /** JSON text for POST. */
   body?: string;
+  /** Aborts the exchange (the caller's client left): the request rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface RemoteResponse {

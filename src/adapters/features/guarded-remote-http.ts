@@ -35,7 +35,7 @@ export class GuardedRemoteHttp implements RemoteHttp {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RemoteHttpError('refused', url.href, `only http and https are fetched, not ${url.protocol}`);
       const pinned = await this.guard(url);
       const sameOrigin = url.origin === origin;
-      const res = await this.once(url, pinned, method, { ...(sameOrigin ? req.headers : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body);
+      const res = await this.once(url, pinned, method, { ...(sameOrigin ? req.headers : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body, req.signal);
       const location = res.headers.location;
       if (res.status >= 300 && res.status < 400 && res.status !== 304 && location) {
         if (hop >= this.limits.maxRedirects) throw new RemoteHttpError('redirects', url.href, `more than ${this.limits.maxRedirects} redirects`);
@@ -51,13 +51,14 @@ export class GuardedRemoteHttp implements RemoteHttp {
     }
   }
 
-  private once(url: URL, pinned: { address: string; family: 4 | 6 }, method: string, headers: Record<string, string>, body: string | undefined): Promise<Omit<RemoteResponse, 'url'>> {
+  private once(url: URL, pinned: { address: string; family: 4 | 6 }, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined): Promise<Omit<RemoteResponse, 'url'>> {
     const lib = url.protocol === 'https:' ? https : http;
     const lookup: LookupFunction = (_host, options, cb) => {
       if (options && (options as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: pinned.address, family: pinned.family }]);
       else cb(null, pinned.address, pinned.family);
     };
     const { timeoutMs, maxBytes, inFlight } = this.limits;
+    signal?.throwIfAborted();
     return new Promise((resolve, reject) => {
       let settled = false;
       // Bytes of this body counted in the in-flight budget: given back however the exchange ends.
@@ -73,6 +74,8 @@ export class GuardedRemoteHttp implements RemoteHttp {
         request.destroy();
         reject(err);
       };
+      const onAbort = () => fail(signal!.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
       const request = lib.request(
         url,
         { method, lookup, headers: { 'user-agent': 'dggs-api', accept: 'application/json', ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } },
@@ -117,7 +120,10 @@ export class GuardedRemoteHttp implements RemoteHttp {
       );
       // One deadline for connecting, waiting and reading: a server that trickles bytes is cut off too.
       const timer = setTimeout(() => fail(new RemoteHttpError('timeout', url.href, `no complete answer within ${timeoutMs} ms`)), timeoutMs);
-      request.on('close', () => clearTimeout(timer));
+      request.on('close', () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      });
       request.on('error', (err) => fail(new RemoteHttpError('unreachable', url.href, (err as NodeJS.ErrnoException).code ?? err.message)));
       request.end(body);
     });

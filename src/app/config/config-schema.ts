@@ -262,9 +262,9 @@ export const configSchema = z.object({
       maxRedirects: z.number().int().min(0).default(3),
       /** Features asked per page (`limit`). */
       pageSize: z.number().int().positive().default(1000),
-      /** Pages one request may read from a backend (features and STAC searches). */
+      /** Pages one client request may read from feature backends, over all its reads of them (a STAC search: per search). */
       maxPages: z.number().int().positive().default(50),
-      /** Features (or STAC items) one request may read from a backend: about 10 s of paging against our own items endpoint. */
+      /** Features one client request may read from feature backends, over all its reads (STAC items: per search): about 10 s of paging against our own items endpoint. */
       maxFeatures: z.number().int().positive().default(20_000),
     })
     .prefault({}),
