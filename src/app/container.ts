@@ -53,6 +53,7 @@ import { OgcFeaturesSource } from '../adapters/features/ogc-features-source.js';
 import { FeaturesZoneDataSource } from '../adapters/features/features-zone-data-source.js';
 import { checkUrl } from '../adapters/rasters/url-guard.js';
 import { resolveSelf } from './self-url.js';
+import { InFlightBytesBudget } from './in-flight-bytes.js';
 import type { RemoteHttp } from '../ports/remote-http.js';
 import type { FeatureSource } from '../ports/feature-source.js';
 import type { RasterReader } from '../ports/raster-reader.js';
@@ -99,10 +100,13 @@ export function buildContainer(config: Config, logger?: Logger): Container {
     return sources;
   });
 
+  // One budget of the bytes of every upstream body being received at once: rasters, feature backends, STAC APIs.
+  const inFlight = new InFlightBytesBudget(config.rasterFetch.maxInFlightBytes, 'rasterFetch.maxInFlightBytes');
+  const rasterFetch = { ...config.rasterFetch, inFlight };
   // Remote backends (OGC API Features, STAC APIs): cog-url's SSRF check, lifted for allowlisted origins.
   const remote = config.remoteBackends;
   const remoteGuard = policyUrlGuard((url, policy) => checkUrl(url, policy), config.rasterFetch, () => remote.allowedOrigins);
-  c.bind(TOKENS.RemoteHttp).toDynamicValue(() => new GuardedRemoteHttp(remoteGuard, { timeoutMs: remote.timeoutMs, maxBytes: remote.maxResponseBytes, maxRedirects: remote.maxRedirects }));
+  c.bind(TOKENS.RemoteHttp).toDynamicValue(() => new GuardedRemoteHttp(remoteGuard, { timeoutMs: remote.timeoutMs, maxBytes: remote.maxResponseBytes, maxRedirects: remote.maxRedirects, inFlight }));
   c.bind(TOKENS.FeatureSource).toDynamicValue(
     (ctx) => new OgcFeaturesSource({ http: ctx.get<RemoteHttp>(TOKENS.RemoteHttp), limits: config.remoteBackends }),
   );
@@ -131,8 +135,8 @@ export function buildContainer(config: Config, logger?: Logger): Container {
     const maxWindowSamples = config.limits.maxRasterWindowSamples;
     // One bound of decoded tiles for all formats' configured rasters.
     const tileCache = new DecodedTileCache(config.rasters.tileCacheBytes);
-    const pmtiles = new PmtilesRasterReader(config.rasterFetch, { encodingFor: (href) => rasterUrls.get(href)?.valueEncoding, maxWindowSamples, tileCache });
-    return new FormatDispatchingRasterReader({ geotiff: new GeoTiffRasterReader(config.rasterFetch, process.cwd(), maxWindowSamples, tileCache), pmtiles }, (href) => rasterUrls.get(href)?.rasterFormat);
+    const pmtiles = new PmtilesRasterReader(rasterFetch, { encodingFor: (href) => rasterUrls.get(href)?.valueEncoding, maxWindowSamples, tileCache });
+    return new FormatDispatchingRasterReader({ geotiff: new GeoTiffRasterReader(rasterFetch, process.cwd(), maxWindowSamples, tileCache), pmtiles }, (href) => rasterUrls.get(href)?.rasterFormat);
   });
   c.bind(TOKENS.ZoneDataService).toDynamicValue((ctx) => {
     const rasters = new RasterUrlZoneDataSource(ctx.get<RasterReader>(TOKENS.RasterReader));

@@ -2,6 +2,7 @@ import type { BBox, Dggrs } from './dggrs/dggrs.js';
 import type { FieldMeta } from './collection.js';
 import type { TimeInterval } from './time-interval.js';
 import type { Expr } from './cql2/ast.js';
+import type { RemoteReads } from './remote-reads.js';
 
 /**
  * Values for one zone and its sub-zones: what every zone-data source produces and every
@@ -19,6 +20,10 @@ export interface ZoneDataRequest {
   filter?: Expr;
   /** Source-specific options (cog-*, stac-*, intersection/cloud-cover), already validated. */
   options: ZoneDataOptions;
+  /** Remote reads of the client request this is part of: remote sources count their pages there. */
+  reads?: RemoteReads;
+  /** Aborted when the client leaves: sources stop reading. */
+  signal?: AbortSignal;
 }
 
 /** A zone query over rows: which zones of `level` hold rows matching `filter` within the area. */
@@ -30,6 +35,10 @@ export interface ZoneRowsQuery {
   boxes: BBox[];
   filter?: Expr;
   datetime?: TimeInterval;
+  /** Remote reads of the client request this is part of (see ZoneDataRequest). */
+  reads?: RemoteReads;
+  /** Aborted when the client leaves: sources stop reading. */
+  signal?: AbortSignal;
 }
 
 export interface ZoneDataOptions {

@@ -3,6 +3,7 @@ import type { BBox } from '../domain/dggrs/dggrs.js';
 import type { Expr } from '../domain/cql2/index.js';
 import type { Geometry } from '../domain/geometry/geojson.js';
 import type { TimeInterval } from '../domain/time-interval.js';
+import type { RemoteReads } from '../domain/remote-reads.js';
 
 export type { Collection, FieldMeta } from '../domain/collection.js';
 
@@ -16,6 +17,10 @@ export interface FeatureQuery {
   filter?: Expr;
   /** Properties the caller reads; others may be left out of the answer. Undefined: all. */
   properties?: string[];
+  /** The client request's reads, shared by all its scans: the paging bounds hold for their sum. Absent: this scan alone. */
+  reads?: RemoteReads;
+  /** Aborted when the client leaves: the scan stops, the page being read is dropped. */
+  signal?: AbortSignal;
 }
 
 /** One GeoJSON feature as the backend sent it. */
@@ -49,8 +54,9 @@ export interface FeatureSource {
   fields(collection: Collection): Promise<Record<string, FieldMeta>>;
   /**
    * Every matching feature, page by page in the backend's order. Parts of the query the backend
-   * cannot evaluate are evaluated here; the work is bounded (pages, features) and refused with a
-   * 4xx naming the bound when the backend reports more up front.
+   * cannot evaluate are evaluated here; the work is bounded (pages, features, counted in
+   * `query.reads` with the request's other scans) and refused with a 4xx naming the bound, before
+   * the page past it is read, or as soon as the backend reports more features up front.
    */
   scan(collection: Collection, query: FeatureQuery, onPage: (features: RemoteFeature[]) => void | Promise<void>): Promise<FeatureScanReport>;
 }

@@ -9,6 +9,8 @@ export interface RemoteRequest {
   headers?: Record<string, string>;
   /** JSON text for POST. */
   body?: string;
+  /** Aborts the exchange (the caller's client left): the request rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface RemoteResponse {
@@ -39,6 +41,18 @@ export class RemoteHttpError extends Error {
 
 export interface RemoteHttp {
   request(req: RemoteRequest): Promise<RemoteResponse>;
+}
+
+/**
+ * Bytes of remote response bodies being received at once, over every request of the process
+ * (cog-url and configured rasters, feature backends, STAC APIs): one budget, so that many large
+ * answers arriving together are refused instead of buffered. A body takes its bytes as they
+ * arrive and releases them once it is complete or abandoned.
+ */
+export interface InFlightBytes {
+  /** Takes `n` more bytes; throws the service's busy refusal (503 with Retry-After, naming the bound) when they do not fit, taking nothing. */
+  take(n: number): void;
+  release(n: number): void;
 }
 
 /**

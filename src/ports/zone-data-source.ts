@@ -17,7 +17,7 @@ export interface ZoneDataSource {
    */
   filterQueryables?(collection: Collection): Promise<string[]>;
   /**
-   * Present on sources of rows (the lake): the zones of `query.level` that hold at least one row
+   * Present on sources of rows (the lake, OGC API Features): the zones of `query.level` that hold at least one row
    * matching the filter, found from the rows of the query's area (zone queries with `filter`).
    */
   zonesWithRows?(collection: Collection, query: ZoneRowsQuery): Promise<Set<string>>;

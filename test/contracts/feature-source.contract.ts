@@ -7,6 +7,8 @@ import { FeaturesZoneDataSource } from '../../src/adapters/features/features-zon
 import { GRID_FACTORIES } from '../../src/app/grid-factories.js';
 import { parseCql2Text } from '../../src/domain/cql2/index.js';
 import { parseDatetime } from '../../src/domain/time-interval.js';
+import { remoteReads } from '../../src/domain/remote-reads.js';
+import type { BBox } from '../../src/domain/dggrs/dggrs.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/remote');
 
@@ -193,6 +195,59 @@ export function featureSourceContract(name: string, make: () => Promise<FeatureB
           }
         }
       }
+    });
+
+    it('counts the pages and features of all the scans of one request in its reads', async () => {
+      const reads = remoteReads();
+      const first = await scan(b, 'stations', { bbox: [9.5, 44.5, 11.5, 46.5], reads });
+      const second = await scan(b, 'stations', { bbox: [9, 44, 12, 47], filter: parseCql2Text('temperature > 5'), reads });
+      expect(first.report.pages, 'several pages (else this shows little)').to.be.greaterThan(1);
+      expect(reads).to.deep.equal({ pages: first.report.pages + second.report.pages, features: first.report.received + second.report.received });
+    });
+
+    it('stops reading when its signal aborts: the scan rejects with the reason, no further page is asked', async () => {
+      const ctl = new AbortController();
+      const before = b.requests().length;
+      const reason = new Error('the client left');
+      let pages = 0;
+      const scanning = b.source.scan(b.collection('stations'), { bbox: [9, 44, 12, 47], signal: ctl.signal }, () => {
+        if (++pages === 1) ctl.abort(reason);
+      });
+      const err = await scanning.then(() => undefined, (e: unknown) => e);
+      expect(err).to.equal(reason);
+      expect(pages).to.equal(1);
+      expect(b.requests().slice(before).filter((r) => r.includes('/items'))).to.have.length(1);
+    });
+
+    describe('the zones holding a matching feature (zone query), as the fixture places them', () => {
+      const filter = parseCql2Text("temperature > 5 AND kind IN ('alpine', 'urban')");
+      const matches = (f: TruthFeature) => typeof f.properties.temperature === 'number' && f.properties.temperature > 5 && ['alpine', 'urban'].includes(f.properties.kind as string);
+      const truthZones = (level: number) => new Set(TRUTH.stations.filter(matches).map((f) => grid.zoneFromPoint(...centroid(f), level)));
+      /** Item requests since `before`, and the boxes they asked. */
+      const itemBoxes = (before: number) => new Set(b.requests().slice(before).filter((r) => r.includes('/items')).map((r) => new URL(r, 'http://x').searchParams.get('bbox')));
+
+      it('the sub-zones of a parent: one scan of their box', async () => {
+        const zd = new FeaturesZoneDataSource(b.source, () => 'source');
+        const level = grid.zoneLevel(ZONE) + 2;
+        const before = b.requests().length;
+        const found = await zd.zonesWithRows(b.collection('stations'), { grid, level, parent: { zoneId: ZONE, depth: 2 }, boxes: [], filter });
+        const listed = grid.subZones(ZONE, 2);
+        const want = listed.filter((z) => truthZones(level).has(z));
+        expect(want.length, 'zones with a match (else this shows little)').to.be.within(5, listed.length - 1);
+        expect(listed.filter((z) => found.has(z))).to.deep.equal(want);
+        expect(itemBoxes(before).size, 'boxes scanned').to.equal(1);
+      });
+
+      it('the zones meeting a box', async () => {
+        const zd = new FeaturesZoneDataSource(b.source, () => 'source');
+        const level = grid.zoneLevel(ZONE) + 1;
+        const box: BBox = [9.5, 44.5, 11.5, 46.5];
+        const found = await zd.zonesWithRows(b.collection('stations'), { grid, level, boxes: [box], filter });
+        const listed = grid.zonesInBBox(level, box);
+        const want = listed.filter((z) => truthZones(level).has(z));
+        expect(want.length, 'zones with a match (else this shows little)').to.be.within(3, listed.length - 1);
+        expect(listed.filter((z) => found.has(z)).sort()).to.deep.equal(want.sort());
+      });
     });
 
     it('aggregates only the features of a datetime window', async () => {

@@ -10,6 +10,8 @@ import type { FeatureQuery, FeatureSource } from '../../src/ports/feature-source
 import type { Collection } from '../../src/domain/collection.js';
 import { AppError } from '../../src/app/errors.js';
 import { parseCql2Text } from '../../src/domain/cql2/index.js';
+import { remoteReads } from '../../src/domain/remote-reads.js';
+import { InFlightBytesBudget } from '../../src/app/in-flight-bytes.js';
 
 // MapServer 8's run of this contract is in test/clients/mapserver.test.ts (npm run test:clients).
 
@@ -194,6 +196,52 @@ describe('OGC API Features source: backend faults', function () {
     const err2 = await failure(drain(featureSource([bad.origin], { maxFeatures: 7 }), at('endless')));
     expect(err2.status).to.equal(422);
     expect(err2.hint).to.include('remoteBackends.maxFeatures');
+  });
+
+  it('holds maxPages and maxFeatures for all the scans of one request together (their shared reads), before reading past them', async () => {
+    const source = featureSource([bad.origin], { maxPages: 5 });
+    // Scans alone: each of any number of them may read its 2 pages.
+    for (let i = 0; i < 3; i++) expect((await drain(source, at('ok'))).report.pages).to.equal(2);
+    const reads = remoteReads();
+    const before = bad.requests.length;
+    await drain(source, at('ok'), { reads });
+    await drain(source, at('ok'), { reads });
+    const err = await failure(drain(source, at('ok'), { reads }));
+    expect(err.status).to.equal(422);
+    expect(err.hint).to.include('remoteBackends.maxPages');
+    expect(bad.requests.slice(before).filter((r) => r.includes('/items')), 'pages read').to.have.length(5);
+    const features = featureSource([bad.origin], { maxFeatures: 6 });
+    const shared = remoteReads();
+    await drain(features, at('ok'), { reads: shared });
+    const err2 = await failure(drain(features, at('ok'), { reads: shared }));
+    expect(err2.status).to.equal(422);
+    expect(err2.hint).to.include('remoteBackends.maxFeatures');
+  });
+
+  it('an answer past the in-flight budget of all bodies: 503 with Retry-After naming rasterFetch.maxInFlightBytes, its bytes given back', async () => {
+    const inFlight = new InFlightBytesBudget(100_000, 'rasterFetch.maxInFlightBytes');
+    const source = featureSource([bad.origin], {}, remoteHttp([bad.origin], { inFlight }));
+    const err = await failure(drain(source, at('huge')));
+    expect(err.status).to.equal(503);
+    expect(err.hint).to.include('rasterFetch.maxInFlightBytes');
+    expect((err as AppError & { retryAfterSeconds?: number }).retryAfterSeconds).to.be.greaterThan(0);
+    expect(inFlight.held, 'bytes still counted').to.equal(0);
+    // Smaller answers go on being read, and give their bytes back too.
+    expect((await drain(source, at('ok'))).features).to.have.length(4);
+    expect(inFlight.held).to.equal(0);
+  });
+
+  it('a scan whose client left stops at once: the page being read is dropped, the reason is what it rejects with', async () => {
+    const ctl = new AbortController();
+    const reason = new Error('the client left');
+    setTimeout(() => ctl.abort(reason), 200);
+    // The backend never answers: without the abort this would be the 504 of the client's timeout.
+    const err = await drain(featureSource([bad.origin]), at('slow'), { signal: ctl.signal }).then(() => undefined, (e: unknown) => e);
+    expect(err).to.equal(reason);
+    const before = bad.requests.length;
+    const err2 = await drain(featureSource([bad.origin]), at('ok'), { signal: ctl.signal }).then(() => undefined, (e: unknown) => e);
+    expect(err2).to.equal(reason);
+    expect(bad.requests.slice(before).filter((r) => r.includes('/items')), 'pages asked once aborted').to.have.length(0);
   });
 
   describe('SSRF policy', () => {

@@ -3,17 +3,19 @@
  * (and `datetime`) are streamed page by page; each feature counts in the sub-zone of its
  * representative point (the point, or the centroid of a line or polygon), and each selected
  * numeric property is aggregated per sub-zone, exactly as for parquet-lake rows. A CQL2 `filter`
- * restricts the features (pushed to the backend where it can evaluate it).
+ * restricts the features (pushed to the backend where it can evaluate it). The scans of one client
+ * request share its page budget (`request.reads`) and stop when the client leaves.
  */
 import type { Collection, FieldMeta } from '../../domain/collection.js';
-import type { ZoneData, ZoneDataRequest } from '../../domain/zone-data.js';
+import type { BBox } from '../../domain/dggrs/dggrs.js';
+import { widenBox, zoneSpanDegrees, type ZoneData, type ZoneDataRequest, type ZoneRowsQuery } from '../../domain/zone-data.js';
 import { isStatistic } from '../../domain/aggregation/statistics.js';
 import { MedianBoundError } from '../../domain/aggregation/median-store.js';
 import { subZonesBox } from '../../domain/aggregation/sub-zones-box.js';
-import { listSubZones, pointFieldPlan, ZonePointAggregator } from '../../domain/aggregation/zone-points.js';
+import { listSubZones, pointFieldPlan, ZonePointAggregator, ZonesMet } from '../../domain/aggregation/zone-points.js';
 import { representativePoint } from '../../domain/geometry/representative-point.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
-import type { FeatureSource } from '../../ports/feature-source.js';
+import type { FeatureQuery, FeatureSource } from '../../ports/feature-source.js';
 import { ValidationError } from '../../app/errors.js';
 import { runStepped } from '../../app/run-stepped.js';
 
@@ -37,6 +39,35 @@ export class FeaturesZoneDataSource implements ZoneDataSource {
     return Object.keys(await this.features.fields(collection));
   }
 
+  /**
+   * Zones of the query level holding a matching feature, as for lake rows: one scan of the
+   * backend per box of the area (the parent's sub-zones, or each query box widened by one zone, so
+   * a zone meeting the box with its features just outside counts too), with the filter and
+   * datetime pushed where the backend can evaluate them; each feature names the zone of its
+   * representative point.
+   */
+  async zonesWithRows(collection: Collection, query: ZoneRowsQuery): Promise<Set<string>> {
+    const { grid, level } = query;
+    const boxes: BBox[] = query.parent ? [await runStepped(subZonesBox(grid, query.parent.zoneId, [query.parent.depth]))] : query.boxes.map((b) => widenBox(b, zoneSpanDegrees(grid, level)));
+    const found = new Set<string>();
+    const met = new ZonesMet(grid, level);
+    for (const bbox of boxes) {
+      await this.features.scan(collection, { bbox, properties: [], ...scope(query) }, (features) => {
+        const x = new Float64Array(features.length), y = new Float64Array(features.length);
+        let n = 0;
+        for (const f of features) {
+          const p = f.geometry ? representativePoint(f.geometry) : undefined;
+          if (!p) continue; // no geometry: the feature has no place
+          x[n] = p[0];
+          y[n++] = p[1];
+        }
+        met.add(x, y, n);
+        for (const z of met.zoneIds()) found.add(z);
+      });
+    }
+    return found;
+  }
+
   async zoneData(collection: Collection, request: ZoneDataRequest): Promise<ZoneData> {
     const { grid, zoneId } = request;
     const plan = pointFieldPlan(await this.fields(collection), request.fields, request.options.stats?.filter(isStatistic));
@@ -48,8 +79,7 @@ export class FeaturesZoneDataSource implements ZoneDataSource {
         {
           bbox: await runStepped(subZonesBox(grid, zoneId, request.depths)),
           properties: sources,
-          ...(request.datetime ? { datetime: request.datetime } : {}),
-          ...(request.filter ? { filter: request.filter } : {}),
+          ...scope(request),
         },
         (features) => {
           for (const f of features) {
@@ -75,4 +105,9 @@ export class FeaturesZoneDataSource implements ZoneDataSource {
       sources: [{ href: this.sourceHref(collection), rel: 'source', type: 'application/geo+json', title: `Features of ${collection.id} from its OGC API Features backend` }],
     };
   }
+}
+
+/** The parts of a feature query a zone-data request or zone query sets beyond its box and properties. */
+function scope(r: Pick<ZoneDataRequest, 'datetime' | 'filter' | 'reads' | 'signal'>): Omit<FeatureQuery, 'bbox' | 'properties'> {
+  return { ...(r.datetime ? { datetime: r.datetime } : {}), ...(r.filter ? { filter: r.filter } : {}), ...(r.reads ? { reads: r.reads } : {}), ...(r.signal ? { signal: r.signal } : {}) };
 }

@@ -1,19 +1,23 @@
 /**
  * The RemoteHttp port over node:http(s): every URL and every redirect hop passes the UrlGuard,
  * the connection goes to the address the guard checked (no second DNS answer), and time and
- * size are bounded. Headers the caller sets (API keys) are dropped when a redirect leaves the
+ * size are bounded: each body by `maxBytes`, all bodies being received at once by the shared
+ * in-flight budget. Headers the caller sets (API keys) are dropped when a redirect leaves the
  * first URL's origin.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { RemoteHttpError, type RemoteHttp, type RemoteRequest, type RemoteResponse, type UrlGuard } from '../../ports/remote-http.js';
+import { ByteCollector } from '../../domain/byte-collector.js';
+import { RemoteHttpError, type InFlightBytes, type RemoteHttp, type RemoteRequest, type RemoteResponse, type UrlGuard } from '../../ports/remote-http.js';
 
 export interface RemoteHttpLimits {
   timeoutMs: number;
   /** Bytes of one response body. */
   maxBytes: number;
   maxRedirects: number;
+  /** Bytes of all bodies being received at once, shared with the other remote readers of the process. */
+  inFlight?: InFlightBytes;
 }
 
 export class GuardedRemoteHttp implements RemoteHttp {
@@ -31,7 +35,7 @@ export class GuardedRemoteHttp implements RemoteHttp {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RemoteHttpError('refused', url.href, `only http and https are fetched, not ${url.protocol}`);
       const pinned = await this.guard(url);
       const sameOrigin = url.origin === origin;
-      const res = await this.once(url, pinned, method, { ...(sameOrigin ? req.headers : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body);
+      const res = await this.once(url, pinned, method, { ...(sameOrigin ? req.headers : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body, req.signal);
       const location = res.headers.location;
       if (res.status >= 300 && res.status < 400 && res.status !== 304 && location) {
         if (hop >= this.limits.maxRedirects) throw new RemoteHttpError('redirects', url.href, `more than ${this.limits.maxRedirects} redirects`);
@@ -47,20 +51,31 @@ export class GuardedRemoteHttp implements RemoteHttp {
     }
   }
 
-  private once(url: URL, pinned: { address: string; family: 4 | 6 }, method: string, headers: Record<string, string>, body: string | undefined): Promise<Omit<RemoteResponse, 'url'>> {
+  private once(url: URL, pinned: { address: string; family: 4 | 6 }, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined): Promise<Omit<RemoteResponse, 'url'>> {
     const lib = url.protocol === 'https:' ? https : http;
     const lookup: LookupFunction = (_host, options, cb) => {
       if (options && (options as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: pinned.address, family: pinned.family }]);
       else cb(null, pinned.address, pinned.family);
     };
-    const { timeoutMs, maxBytes } = this.limits;
+    const { timeoutMs, maxBytes, inFlight } = this.limits;
+    signal?.throwIfAborted();
     return new Promise((resolve, reject) => {
       let settled = false;
-      const fail = (err: RemoteHttpError) => {
+      // Bytes of this body counted in the in-flight budget: given back however the exchange ends.
+      let held = 0;
+      const letGo = () => {
+        inFlight?.release(held);
+        held = 0;
+      };
+      const fail = (err: unknown) => {
         if (settled) return;
         settled = true;
+        letGo();
+        request.destroy();
         reject(err);
       };
+      const onAbort = () => fail(signal!.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
       const request = lib.request(
         url,
         { method, lookup, headers: { 'user-agent': 'dggs-api', accept: 'application/json', ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } },
@@ -74,35 +89,41 @@ export class GuardedRemoteHttp implements RemoteHttp {
           }
           const declared = Number(res.headers['content-length']);
           if (Number.isFinite(declared) && declared > maxBytes) {
-            request.destroy();
             fail(new RemoteHttpError('too-large', url.href, `the answer is ${declared} bytes; at most ${maxBytes} are read`));
             return;
           }
-          const chunks: Buffer[] = [];
-          let size = 0;
+          const collected = new ByteCollector(Number.isFinite(declared) ? declared : undefined);
           res.on('data', (c: Buffer) => {
-            size += c.length;
-            if (size > maxBytes) {
-              request.destroy();
+            if (settled) return;
+            if (collected.size + c.length > maxBytes) {
               fail(new RemoteHttpError('too-large', url.href, `the answer exceeds ${maxBytes} bytes`));
               return;
             }
-            chunks.push(c);
+            try {
+              inFlight?.take(c.length);
+            } catch (err) {
+              fail(err);
+              return;
+            }
+            held += c.length;
+            collected.add(c);
           });
           res.on('end', () => {
             if (settled) return;
             settled = true;
-            resolve({ status, headers: flatten(res.headers), body: new Uint8Array(Buffer.concat(chunks)) });
+            const whole = collected.bytes();
+            letGo();
+            resolve({ status, headers: flatten(res.headers), body: whole });
           });
           res.on('error', (err) => fail(new RemoteHttpError('unreachable', url.href, err.message)));
         },
       );
       // One deadline for connecting, waiting and reading: a server that trickles bytes is cut off too.
-      const timer = setTimeout(() => {
-        fail(new RemoteHttpError('timeout', url.href, `no complete answer within ${timeoutMs} ms`));
-        request.destroy();
-      }, timeoutMs);
-      request.on('close', () => clearTimeout(timer));
+      const timer = setTimeout(() => fail(new RemoteHttpError('timeout', url.href, `no complete answer within ${timeoutMs} ms`)), timeoutMs);
+      request.on('close', () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      });
       request.on('error', (err) => fail(new RemoteHttpError('unreachable', url.href, (err as NodeJS.ErrnoException).code ?? err.message)));
       request.end(body);
     });

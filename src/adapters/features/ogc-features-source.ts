@@ -16,13 +16,16 @@
  *   on the next link.
  * Features are deduplicated by id; a page that brings only features already seen means the
  * server's paging does not advance (MapServer 8.0 with paging-capable data ignores `offset`):
- * that is a bad payload, not an endless loop.
+ * that is a bad payload, not an endless loop. Pages and features count in the client request's
+ * reads (`query.reads`), shared by all its scans, so the bounds hold per request; a scan stops
+ * between pages, and the page being read is dropped, when `query.signal` aborts.
  */
 import type { Collection, FieldMeta } from '../../domain/collection.js';
 import type { Expr } from '../../domain/cql2/index.js';
 import { envelope, type Geometry } from '../../domain/geometry/geojson.js';
 import type { BBox } from '../../domain/dggrs/dggrs.js';
 import { intervalsOverlap } from '../../domain/time-interval.js';
+import { remoteReads } from '../../domain/remote-reads.js';
 import { andOf, conjuncts, filterProperties, supportedBy } from '../../domain/features/cql2-classes.js';
 import { toCql2Json, toCql2Text } from '../../domain/features/cql2-encode.js';
 import { assertEvaluable, matchesFilter, UnsupportedFilterError } from '../../domain/features/cql2-evaluate.js';
@@ -35,9 +38,9 @@ import { fieldsFromSample, fieldsFromSchema, type SchemaFields } from './queryab
 export interface FeaturePagingLimits {
   /** `limit` asked per page. */
   pageSize: number;
-  /** Pages one scan may read. */
+  /** Pages one client request may read, over all its scans (`FeatureQuery.reads`). */
   maxPages: number;
-  /** Features one scan may read (before local filtering). */
+  /** Features one client request may read (before local filtering), over all its scans. */
   maxFeatures: number;
 }
 
@@ -136,32 +139,40 @@ export class OgcFeaturesSource implements FeatureSource {
     }
     if (query.properties && caps.properties) {
       const needed = new Set([...query.properties, ...(localFilter ? [...filterProperties(localFilter)].filter((p) => !geometryNames.has(p)) : []), ...(datetimeProperty && query.datetime ? [datetimeProperty] : [])]);
-      params.set('properties', [...needed].join(','));
-      pushed.push('properties');
+      // No property needed (geometry only): an empty list means different things to different servers.
+      if (needed.size > 0) {
+        params.set('properties', [...needed].join(','));
+        pushed.push('properties');
+      }
     }
     params.set('limit', String(limits.pageSize));
     pushed.push('limit');
     const first = withParams(info.items, params);
 
+    // The request's reads so far, this scan's included: the bounds hold for their sum.
+    const reads = query.reads ?? remoteReads();
     const seen = new Set<string | number>();
     const fetched = new Set<string>();
     let url: string | undefined = first;
     let pages = 0, received = 0, delivered = 0;
     while (url) {
-      if (pages >= limits.maxPages) {
-        throw new AppError(422, 'Too many feature pages', `Reading ${label} for this zone takes more than ${limits.maxPages} pages of ${limits.pageSize} features (remoteBackends.maxPages); ask for a smaller zone or a narrower datetime.`);
+      query.signal?.throwIfAborted();
+      if (reads.pages >= limits.maxPages) {
+        throw new AppError(422, 'Too many feature pages', `Reading ${label} for this request takes more than ${limits.maxPages} pages of ${limits.pageSize} features, counted over all the backend reads of one request (remoteBackends.maxPages); ask for a smaller zone or area, a narrower datetime or a more selective filter.`);
       }
       if (fetched.has(url)) throw badPayload(WHAT, label, `a "next" link back to a page already read (${pathOf(url)}): its paging loops`);
       fetched.add(url);
-      const page: { json: unknown; url: string } = await this.getJson(url, label, b, 'application/geo+json');
+      reads.pages++;
+      const page: { json: unknown; url: string } = await this.getJson(url, label, b, 'application/geo+json', false, query.signal);
       pages++;
       const { features, next, matched } = featureCollection(page.json, label);
-      if (pages === 1 && matched !== undefined && matched > limits.maxFeatures) {
-        throw new AppError(422, 'Too many features', `${label} has ${matched} features for this zone; at most ${limits.maxFeatures} are read per request (remoteBackends.maxFeatures). Ask for a smaller zone or a narrower datetime.`);
+      if (pages === 1 && matched !== undefined && reads.features + matched > limits.maxFeatures) {
+        throw new AppError(422, 'Too many features', `${label} has ${matched} features for this request${reads.features > 0 ? ` (after ${reads.features} read by its other backend reads)` : ''}; at most ${limits.maxFeatures} are read per request (remoteBackends.maxFeatures). Ask for a smaller zone or area, a narrower datetime or a more selective filter.`);
       }
       received += features.length;
-      if (received > limits.maxFeatures) {
-        throw new AppError(422, 'Too many features', `${label} returned more than ${limits.maxFeatures} features for this zone (remoteBackends.maxFeatures). Ask for a smaller zone or a narrower datetime.`);
+      reads.features += features.length;
+      if (reads.features > limits.maxFeatures) {
+        throw new AppError(422, 'Too many features', `${label} returned more than ${limits.maxFeatures} features for this request, counted over all its backend reads (remoteBackends.maxFeatures). Ask for a smaller zone or area, a narrower datetime or a more selective filter.`);
       }
       const kept: RemoteFeature[] = [];
       let fresh = 0;
@@ -249,13 +260,13 @@ export class OgcFeaturesSource implements FeatureSource {
 
   /** GET and parse JSON; with `optional`, a 4xx/5xx answer is undefined instead of an error. */
   private async getJson(url: string, label: string, b: Backing, accept: string, optional: true): Promise<{ json: unknown; url: string } | undefined>;
-  private async getJson(url: string, label: string, b: Backing, accept: string): Promise<{ json: unknown; url: string }>;
-  private async getJson(url: string, label: string, b: Backing, accept: string, optional = false): Promise<{ json: unknown; url: string } | undefined> {
+  private async getJson(url: string, label: string, b: Backing, accept: string, optional?: false, signal?: AbortSignal): Promise<{ json: unknown; url: string }>;
+  private async getJson(url: string, label: string, b: Backing, accept: string, optional = false, signal?: AbortSignal): Promise<{ json: unknown; url: string } | undefined> {
     let res: RemoteResponse;
     try {
       // Configured headers (API keys) go to the backend's own origin only; the http port drops them on redirects elsewhere.
       const sameOrigin = new URL(url).origin === new URL(this.base(b)).origin;
-      res = await this.options.http.request({ method: 'GET', url, headers: { accept: `${accept}, application/json;q=0.9`, ...(sameOrigin ? b.headers : {}) } });
+      res = await this.options.http.request({ method: 'GET', url, headers: { accept: `${accept}, application/json;q=0.9`, ...(sameOrigin ? b.headers : {}) }, ...(signal ? { signal } : {}) });
     } catch (err) {
       throw remoteFault(err, WHAT, label);
     }

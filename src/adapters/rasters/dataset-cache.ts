@@ -5,7 +5,7 @@ import type { FetchPolicy } from './url-guard.js';
  * networks or on disk, and stay open between requests. Ad-hoc `cog-url` rasters get the
  * configured policy and are never cached. Even a trusted host gets no response larger than a
  * client request's whole budget: a host that ignores Range must not make the service hold a
- * large file in memory.
+ * large file in memory; and their bodies count in the same in-flight budget as everyone's.
  */
 export function trustedPolicy(untrusted: FetchPolicy): FetchPolicy {
   return {
@@ -15,6 +15,7 @@ export function trustedPolicy(untrusted: FetchPolicy): FetchPolicy {
     maxBytes: Math.min(untrusted.maxBytes, untrusted.maxRequestBytes ?? untrusted.maxBytes),
     timeoutMs: 60_000,
     maxRedirects: 5,
+    ...(untrusted.inFlight ? { inFlight: untrusted.inFlight } : {}),
   };
 }
 

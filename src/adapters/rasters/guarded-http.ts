@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { ByteCollector } from '../../domain/byte-collector.js';
 import { AppError, BadRequestError } from '../../app/errors.js';
 import { checkUrl, type CheckedUrl, type FetchPolicy } from './url-guard.js';
 
@@ -53,8 +54,9 @@ interface GetOptions {
 /**
  * GET with the SSRF policy applied at every hop: the host is resolved and checked, the
  * connection goes to the checked address (no second DNS answer), each redirect is checked
- * again, and size and time are bounded: the body streams against `maxBytes` and the budget and
- * the transfer is cut the moment either is passed.
+ * again, and size and time are bounded: the body streams against `maxBytes`, the request's
+ * budget and the process's in-flight budget (`policy.inFlight`), and the transfer is cut the
+ * moment any is passed.
  */
 export async function guardedGet(raw: string, policy: FetchPolicy, opts: GetOptions = {}): Promise<GuardedResponse> {
   let target = await checkUrl(raw, policy);
@@ -83,9 +85,16 @@ function requestOnce(target: CheckedUrl, policy: FetchPolicy, opts: GetOptions):
     // The first outcome wins: a timeout or a refused size stays what it is even though
     // destroying the socket then raises a generic error as well.
     let settled = false;
+    // Bytes of this body counted in the in-flight budget: given back however the exchange ends.
+    let held = 0;
+    const letGo = () => {
+      policy.inFlight?.release(held);
+      held = 0;
+    };
     const fail = (err: AppError) => {
       if (settled) return;
       settled = true;
+      letGo();
       req.destroy();
       reject(err);
     };
@@ -108,31 +117,28 @@ function requestOnce(target: CheckedUrl, policy: FetchPolicy, opts: GetOptions):
         }
       }
       if (Number.isFinite(declared) && declared > policy.maxBytes) return fail(fetchErrors.tooLarge(policy.maxBytes, 'in one response (rasterFetch.maxBytes)'));
-      const chunks: Buffer[] = [];
-      let size = 0;
+      const body = new ByteCollector(Number.isFinite(declared) ? declared : undefined);
       res.on('data', (c: Buffer) => {
-        size += c.length;
+        if (settled) return;
         try {
-          if (size > policy.maxBytes) throw fetchErrors.tooLarge(policy.maxBytes, 'in one response (rasterFetch.maxBytes)');
+          if (body.size + c.length > policy.maxBytes) throw fetchErrors.tooLarge(policy.maxBytes, 'in one response (rasterFetch.maxBytes)');
           opts.budget?.take(c.length);
+          policy.inFlight?.take(c.length);
         } catch (err) {
           fail(err as AppError);
           return;
         }
-        chunks.push(c);
+        held += c.length;
+        body.add(c);
       });
       res.on('end', () => {
         if (settled) return;
         if (!res.complete) return fail(fetchErrors.failed(`The connection to ${where} closed before the response ended.`));
         settled = true;
-        // One buffer of its own (not a slice of Node's shared pool), so a library may keep it whole.
-        const body = new Uint8Array(size);
-        let at = 0;
-        for (const c of chunks) {
-          body.set(c, at);
-          at += c.length;
-        }
-        resolve({ status, headers: flatten(res.headers), body });
+        // Memory of its own (not a slice of Node's shared pool), so a library may keep it whole.
+        const bytes = body.bytes();
+        letGo();
+        resolve({ status, headers: flatten(res.headers), body: bytes });
       });
       res.on('error', (err) => fail(connectionFailure(err, where)));
       res.on('aborted', () => fail(fetchErrors.failed(`The connection to ${where} closed before the response ended.`)));
@@ -145,6 +151,7 @@ function requestOnce(target: CheckedUrl, policy: FetchPolicy, opts: GetOptions):
       if (settled) return;
       if (err.name === 'AbortError') {
         settled = true;
+        letGo();
         return reject(err); // the caller gave up; geotiff.js retries or rethrows it
       }
       fail(err instanceof AppError ? err : connectionFailure(err, where));

@@ -1,6 +1,7 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
 import { AppError, BadRequestError, ForbiddenError } from '../../app/errors.js';
+import type { InFlightBytes } from '../../ports/remote-http.js';
 
 /** The `rasterFetch` config: which URLs a client may make the service fetch. */
 export interface FetchPolicy {
@@ -16,6 +17,8 @@ export interface FetchPolicy {
   maxRequestBytes?: number;
   timeoutMs: number;
   maxRedirects: number;
+  /** Bytes of all upstream bodies being received at once, over every request (shared with the other remote readers). */
+  inFlight?: InFlightBytes;
 }
 
 /** A URL that passed the policy, with the address it must be fetched from (pinned, so DNS cannot change between check and use). */

@@ -215,6 +215,8 @@ export const configSchema = z.object({
       maxBytes: z.number().int().positive().default(512 * 1024 * 1024),
       /** Bound of all bytes one request fetches from upstream (ranges and hops together). */
       maxRequestBytes: z.number().int().positive().default(64 * 1024 * 1024),
+      /** Bound of the bytes of all upstream bodies being received at once, over every request: rasters, feature backends and STAC APIs (503 with Retry-After past it). */
+      maxInFlightBytes: z.number().int().positive().default(128 * 1024 * 1024),
       timeoutMs: z.number().int().positive().default(20_000),
       maxRedirects: z.number().int().min(0).default(3),
     })
@@ -260,9 +262,9 @@ export const configSchema = z.object({
       maxRedirects: z.number().int().min(0).default(3),
       /** Features asked per page (`limit`). */
       pageSize: z.number().int().positive().default(1000),
-      /** Pages one request may read from a backend (features and STAC searches). */
+      /** Pages one client request may read from feature backends, over all its reads of them (a STAC search: per search). */
       maxPages: z.number().int().positive().default(50),
-      /** Features (or STAC items) one request may read from a backend: about 10 s of paging against our own items endpoint. */
+      /** Features one client request may read from feature backends, over all its reads (STAC items: per search): about 10 s of paging against our own items endpoint. */
       maxFeatures: z.number().int().positive().default(20_000),
     })
     .prefault({}),

@@ -6,6 +6,7 @@ import { assertEvaluable, matchesFilter, UnsupportedFilterError } from '../../do
 import { joinZoneData } from '../../domain/zone-data-join.js';
 import { InvalidZoneDepthError, parseZoneDepth } from '../../domain/zone-depth.js';
 import { InvalidDatetimeError, parseDatetime, type TimeInterval } from '../../domain/time-interval.js';
+import { remoteReads } from '../../domain/remote-reads.js';
 import { Cql2SyntaxError, parseCql2Json, properties as filterProperties, type Expr } from '../../domain/cql2/index.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { CollectionCatalog } from '../../ports/collection-catalog.js';
@@ -170,7 +171,7 @@ export class ZoneDataService {
     }
     const request = this.request(grid, q, fields);
     const subZones = this.bound(grid, request, fields.length * statCount(q.options), q.outline);
-    return this.budget.run(subZones, () => this.read(source, c, { ...request, ...(filter ? { filter } : {}) }, ''));
+    return this.budget.run(subZones, () => this.read(source, c, { ...request, reads: remoteReads(), ...(filter ? { filter } : {}) }, ''));
   }
 
   /**
@@ -206,10 +207,12 @@ export class ZoneDataService {
       plans.push({ label, prefix, collection, source, fields: [...new Set(sel.fields)], ...(filter ? { filter } : {}) });
     }
     const subZones = this.bound(grid, request, plans.reduce((n, p) => n + p.fields.length, 0), q.outline);
+    // One client request: the remote reads of all its selections count together.
+    const reads = remoteReads();
     // The selections are computed concurrently: each holds its own sub-zones.
     return this.budget.run(subZones * plans.length, async () => {
       const parts = await Promise.all(
-        plans.map(async (p) => ({ prefix: p.prefix, data: await this.read(p.source, p.collection, { ...request, fields: p.fields, ...(p.filter ? { filter: p.filter } : {}) }, p.label) })),
+        plans.map(async (p) => ({ prefix: p.prefix, data: await this.read(p.source, p.collection, { ...request, reads, fields: p.fields, ...(p.filter ? { filter: p.filter } : {}) }, p.label) })),
       );
       return joinZoneData(grid.id, q.zoneId, request.depths, parts);
     });
@@ -217,7 +220,8 @@ export class ZoneDataService {
 
   /**
    * The `filter` of a zone query on a collection, as a test on zone ids of `level` (OGC
-   * zone-query-cql2-filter). Parquet lake: the zones holding at least one matching row. Rasters
+   * zone-query-cql2-filter). Row sources (parquet lake, OGC API Features): the zones holding at
+   * least one matching row (feature). Rasters
    * (raster-url, STAC): the zones whose values at `level` (each field its configured statistic)
    * and outline (`geometry`) satisfy the filter, a null value making a comparison unknown (the
    * zone is left out). Everything is checked before any source is read.
@@ -230,7 +234,7 @@ export class ZoneDataService {
     if (source.zonesWithRows) {
       if (expr) await this.filter(c, source, expr, '');
       const found = await this.guard('', () =>
-        source.zonesWithRows!(c, { grid, level, boxes: 'boxes' in scope ? scope.boxes : [], ...('parent' in scope ? { parent: scope.parent } : {}), ...(expr ? { filter: expr } : {}), ...(datetime ? { datetime } : {}) }),
+        source.zonesWithRows!(c, { grid, level, boxes: 'boxes' in scope ? scope.boxes : [], ...('parent' in scope ? { parent: scope.parent } : {}), ...(expr ? { filter: expr } : {}), ...(datetime ? { datetime } : {}), reads: remoteReads() }),
       );
       return (z) => found.has(z);
     }
@@ -376,7 +380,7 @@ export class ZoneDataService {
     const source = this.source(c);
     const names = Object.keys(await source.fields(c));
     const request = this.request(grid, { zoneId, zoneDepth: '0', ...(datetime ? { datetime } : {}), options: { stats: ['mean', 'max', 'min', 'stdDev'] } }, names);
-    const data = await source.zoneData(c, request);
+    const data = await source.zoneData(c, { ...request, reads: remoteReads() });
     const at = (name: string) => data.depths[0]?.values[name]?.[0] ?? null;
     const out: Record<string, ValueItem> = {};
     for (const name of names) {

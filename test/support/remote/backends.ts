@@ -9,15 +9,16 @@ import { GuardedRemoteHttp } from '../../../src/adapters/features/guarded-remote
 import { policyUrlGuard } from '../../../src/adapters/features/policy-url-guard.js';
 import { OgcFeaturesSource, type FeaturePagingLimits } from '../../../src/adapters/features/ogc-features-source.js';
 import type { Collection } from '../../../src/domain/collection.js';
+import type { InFlightBytes } from '../../../src/ports/remote-http.js';
 import { startTestServer, type TestServer } from '../test-server.js';
 
 export const REMOTE_FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/remote');
 
 /** The guarded client with the default SSRF policy (`rasterFetch` defaults) and these origins allowlisted. */
-export function remoteHttp(allowedOrigins: string[], opts: { timeoutMs?: number; maxBytes?: number } = {}): GuardedRemoteHttp {
+export function remoteHttp(allowedOrigins: string[], opts: { timeoutMs?: number; maxBytes?: number; inFlight?: InFlightBytes } = {}): GuardedRemoteHttp {
   const defaults: Config = configSchema.parse({});
   const guard = policyUrlGuard((u, p) => checkUrl(u, p), defaults.rasterFetch, () => allowedOrigins);
-  return new GuardedRemoteHttp(guard, { timeoutMs: opts.timeoutMs ?? 10_000, maxBytes: opts.maxBytes ?? 8 * 1024 * 1024, maxRedirects: 3 });
+  return new GuardedRemoteHttp(guard, { timeoutMs: opts.timeoutMs ?? 10_000, maxBytes: opts.maxBytes ?? 8 * 1024 * 1024, maxRedirects: 3, ...(opts.inFlight ? { inFlight: opts.inFlight } : {}) });
 }
 
 export function featureSource(allowedOrigins: string[], limits: Partial<FeaturePagingLimits> = {}, http = remoteHttp(allowedOrigins)): OgcFeaturesSource {
