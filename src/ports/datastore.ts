@@ -161,7 +161,11 @@ export interface OrderStore {
   /** Jobs of an order, in id order; counts and pages in SQL. */
   listJobs(orderId: number, page: Page): Promise<Paged<Job>>;
   getJob(orderId: number, jobId: number): Promise<Job | undefined>;
-  /** Marks the order and its unfinished jobs dismissed; returns the ids of all its jobs, or undefined when the owner has no such order. */
+  /**
+   * Dismisses the jobs of the order that are not final (accepted or running: a finished job keeps
+   * its state and result, even one finishing while this runs) and the order unless it is final;
+   * returns the ids of the jobs dismissed now, or undefined when the owner has no such order.
+   */
   dismissOrder(owner: string, id: number): Promise<{ order: Order; jobIds: number[] } | undefined>;
 }
 

@@ -182,27 +182,69 @@ export function datastoreContract(name: string, open: () => Promise<{ store: Dat
       expect(job.attempts[0]!.outcome).to.equal('interrupted');
     });
 
-    it('dismisses an order: open and finished jobs are dismissed, failed ones stay, running attempts lose the job', async () => {
+    it('dismisses an order: accepted and running jobs are dismissed, finished ones keep their state and result, running attempts lose the job', async () => {
       const { created, jobs } = await create('dismisser', ['A0-0-A', 'B0-0-B', 'C0-0-C', 'D0-0-D']);
-      const [a, b, c] = jobs;
+      const [a, b, c, d] = jobs;
       await store.claimJob(a!.id, 'w', 3);
       await store.claimJob(b!.id, 'w', 3);
       await store.completeJob(b!.id, 1, RESULT);
       await store.claimJob(c!.id, 'w', 1);
       await store.failAttempt(c!.id, 1, 'bad', true);
       const out = (await store.dismissOrder('dismisser', created.id))!;
-      expect(out.order.status).to.equal('dismissed');
-      expect(out.jobIds).to.deep.equal(jobs.map((j) => j.id));
+      expect(out.order.status).to.equal('failed', 'an order failed already (a job failed for good) stays failed');
+      expect(out.jobIds).to.deep.equal([a!.id, d!.id], 'the jobs dismissed now');
       const after = (await store.listJobs(created.id, { limit: 10, offset: 0 })).items;
-      expect(after.map((j) => j.status)).to.deep.equal(['dismissed', 'dismissed', 'failed', 'dismissed']);
+      expect(after.map((j) => j.status)).to.deep.equal(['dismissed', 'successful', 'failed', 'dismissed']);
+      expect(after.map((j) => j.result)).to.deep.equal([null, RESULT, null, null]);
       expect(after[0]!.attempts[0]!.outcome).to.equal('dismissed');
+      expect(after[1]!.attempts[0]!.outcome).to.equal('successful');
       expect(await store.reportProgress(a!.id, 1, 60, 'x')).to.equal(false);
       expect(await store.completeJob(a!.id, 1, RESULT)).to.equal(false);
-      expect(await store.claimJob(jobs[3]!.id, 'w', 3)).to.deep.equal({ kind: 'skip', status: 'dismissed' });
+      expect(await store.claimJob(d!.id, 'w', 3)).to.deep.equal({ kind: 'skip', status: 'dismissed' });
       const order = (await store.getOrder('dismisser', created.id))!;
-      expect(order.status).to.equal('dismissed', 'stays dismissed');
-      expect(order.jobCounts).to.deep.equal({ accepted: 0, running: 0, successful: 0, failed: 1, dismissed: 3 });
+      expect(order.status).to.equal('failed');
+      expect(order.jobCounts).to.deep.equal({ accepted: 0, running: 0, successful: 1, failed: 1, dismissed: 2 });
       expect((await store.listOrders('dismisser', { limit: 10, offset: 0 })).items[0]!.jobCounts).to.deep.equal(order.jobCounts);
+      expect((await store.dismissOrder('dismisser', created.id))!.jobIds).to.deep.equal([], 'dismissing again changes nothing');
+    });
+
+    it('leaves a finished order as it is when dismissed', async () => {
+      const { created, jobs } = await create('finisher', ['A0-0-A', 'B0-0-B']);
+      for (const j of jobs) {
+        await store.claimJob(j.id, 'w', 3);
+        await store.completeJob(j.id, 1, RESULT);
+      }
+      const out = (await store.dismissOrder('finisher', created.id))!;
+      expect(out.jobIds).to.deep.equal([]);
+      expect(out.order.status).to.equal('successful');
+      expect((await store.listJobs(created.id, { limit: 10, offset: 0 })).items.map((j) => [j.status, j.result])).to.deep.equal([
+        ['successful', RESULT],
+        ['successful', RESULT],
+      ]);
+    });
+
+    it('gives every job one final state when jobs finish while their order is dismissed', async () => {
+      const zones = Array.from({ length: 40 }, (_, i) => `A${i}-0-A`);
+      const { created, jobs } = await create('racer', zones);
+      for (const j of jobs) await store.claimJob(j.id, 'w', 3);
+      // Workers finish (or fail) every job while the owner dismisses the order.
+      const finishing = jobs.map((j, i) => (i % 4 === 3 ? store.failAttempt(j.id, 1, 'bad', true) : store.completeJob(j.id, 1, RESULT)));
+      const [out, ...finished] = await Promise.all([store.dismissOrder('racer', created.id), ...finishing]);
+      const after = (await store.listJobs(created.id, { limit: 100, offset: 0 })).items;
+      for (const [i, job] of after.entries()) {
+        const won = finished[i]!;
+        // The worker's write counted exactly when the job was not dismissed first.
+        expect(job.status, `job ${i}`).to.equal(won ? (i % 4 === 3 ? 'failed' : 'successful') : 'dismissed');
+        expect(job.result, `job ${i}`).to.deep.equal(job.status === 'successful' ? RESULT : null);
+        expect(job.attempts.map((x) => x.outcome), `job ${i}`).to.deep.equal([job.status === 'dismissed' ? 'dismissed' : job.status]);
+        expect(out!.jobIds.includes(job.id), `job ${i} reported dismissed`).to.equal(job.status === 'dismissed');
+      }
+      const order = (await store.getOrder('racer', created.id))!;
+      const counts = { accepted: 0, running: 0, successful: 0, failed: 0, dismissed: 0 };
+      for (const j of after) counts[j.status]++;
+      expect(order.jobCounts).to.deep.equal(counts);
+      // A job failed for good before the dismissal made the order failed, which it stays; else it is dismissed.
+      expect(order.status).to.equal(counts.failed > 0 ? 'failed' : 'dismissed');
     });
 
     it('lists unfinished and never-queued jobs for recovery, and marks jobs queued', async () => {

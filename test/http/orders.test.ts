@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { spawn } from 'node:child_process';
@@ -312,7 +312,7 @@ describe('orders that run', function () {
       for (const o of open) await c.del(`/orders/${o.id}`);
     });
 
-    it('DELETE dismisses: queued jobs never start, the running one stops, results are removed', async () => {
+    it('DELETE dismisses: queued jobs never start, the running one stops leaving no result, a finished job keeps its state and result', async () => {
       const token = 'dismiss-token-0123456789';
       await s.app.container.get<TokenStore>(Symbol.for('TokenStore')).createToken('dismisser', sha256Hex(token));
       const c = client(s, token);
@@ -329,19 +329,40 @@ describe('orders that run', function () {
       expect(res.status).to.equal(200);
       const dismissed = (await res.json()) as Json;
       expect(dismissed.status).to.equal('dismissed');
-      expect(dismissed.jobs.map((j: Json) => j.status)).to.deep.equal(['dismissed', 'dismissed', 'dismissed', 'dismissed']);
+      // Jobs run in order: those finished before the DELETE (at least the first) stay successful.
+      const done = (dismissed.jobs as Json[]).filter((j) => j.status === 'successful');
+      const rest = (dismissed.jobs as Json[]).slice(done.length);
+      expect(done.length).to.be.within(1, 3);
+      for (const j of done) expect(j.result.rows).to.be.greaterThan(0);
+      expect(rest.map((j) => [j.status, j.result])).to.deep.equal(rest.map(() => ['dismissed', null]));
       await new Promise((r) => setTimeout(r, 2500));
       const later = await c.json(`/orders/${order.id}`);
       expect(later.status).to.equal('dismissed');
-      expect(later.job_counts).to.deep.equal({ accepted: 0, running: 0, successful: 0, failed: 0, dismissed: 4 });
+      expect(later.job_counts).to.deep.equal({ accepted: 0, running: 0, successful: done.length, failed: 0, dismissed: rest.length });
+      expect(later.jobs.map((j: Json) => j.status)).to.deep.equal(dismissed.jobs.map((j: Json) => j.status), 'no state changes after the dismissal');
       const outcomes = later.jobs.map((j: Json) => j.attempts.map((a: Json) => a.outcome));
+      expect(outcomes.slice(0, done.length)).to.deep.equal(done.map(() => ['successful']));
       expect(outcomes.filter((o: string[]) => o.length === 0).length).to.be.at.least(1, 'a queued job never started');
       expect(outcomes.flat().filter((o: string) => o === 'dismissed')).to.have.length(1, 'the running attempt stopped');
       expect(outcomes.flat()).to.not.include('running');
-      expect(existsSync(path.join(s.config.orders.resultsRoot, String(order.id)))).to.equal(false, 'results removed');
-      expect((await c.get(`/orders/${order.id}/jobs/${order.jobs[0].id}/results`)).status).to.equal(404);
+      const data = path.join(s.config.orders.resultsRoot, String(order.id), 'data');
+      expect(readdirSync(data).sort()).to.deep.equal(done.map((j) => `part-${j.id}.parquet`).sort(), 'only the finished jobs left files');
+      for (const j of done) expect((await c.get(`/orders/${order.id}/jobs/${j.id}/results`)).status).to.equal(200);
+      for (const j of rest) expect((await c.get(`/orders/${order.id}/jobs/${j.id}/results`)).status).to.equal(404);
       expect((await c.del(`/orders/${order.id}`)).status).to.equal(200, 'dismissing again is harmless');
       expect((await c.del('/orders/987654')).status).to.equal(404);
+    });
+
+    it('DELETE leaves a finished order and its results as they are', async () => {
+      const order = await created(demo, { collection: 'demo-elevation', zones: [ALPS[0]], zone_depth: 0 });
+      const done = await settled(demo, order.id);
+      expect(done.status).to.equal('successful');
+      const res = await demo.del(`/orders/${order.id}`);
+      expect(res.status).to.equal(200);
+      const after = (await res.json()) as Json;
+      expect(after.status).to.equal('successful');
+      expect(after.jobs.map((j: Json) => [j.status, j.result])).to.deep.equal(done.jobs.map((j: Json) => ['successful', j.result]));
+      expect((await demo.get(`/orders/${order.id}/jobs/${done.jobs[0].id}/results`)).status).to.equal(200);
     });
   });
 });

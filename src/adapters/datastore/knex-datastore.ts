@@ -202,26 +202,30 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore, 
 
   async dismissOrder(owner: string, id: number): Promise<{ order: Order; jobIds: number[] } | undefined> {
     const at = now();
-    const found = await this.db.transaction(async (trx) => {
+    const dismissed = await this.db.transaction(async (trx) => {
       const row = await trx('orders').where({ id, owner }).first();
-      if (!row) return false;
+      if (!row) return undefined;
       await this.lockOrder(trx, id);
-      await trx('orders').where({ id }).update({ status: 'dismissed', updated_at: at });
-      // Successful jobs are dismissed too: their results are removed with the order.
-      await trx('jobs')
-        .where({ order_id: id })
-        .whereIn('status', [...OPEN, 'successful'])
-        .update({ status: 'dismissed', message: 'dismissed by its owner', finished_at: at, updated_at: at });
-      await trx('job_attempts')
-        .where({ outcome: 'running' })
-        .whereIn('job_id', trx('jobs').select('id').where({ order_id: id }))
-        .update({ outcome: 'dismissed', ended_at: at });
+      // Only what is not final changes: a job that finished (here, or in a worker racing this
+      // transaction) keeps its state and its result; an order already final stays so.
+      await trx('orders').where({ id }).whereIn('status', OPEN).update({ status: 'dismissed', updated_at: at });
+      const jobIds: number[] = (
+        await trx('jobs')
+          .where({ order_id: id })
+          .whereIn('status', OPEN)
+          .update({ status: 'dismissed', message: 'dismissed by its owner', result: null, finished_at: at, updated_at: at })
+          .returning('id')
+      )
+        .map((r: { id: number | string } | number) => Number(typeof r === 'object' ? r.id : r))
+        .sort((x, y) => x - y);
+      for (let i = 0; i < jobIds.length; i += INSERT_CHUNK) {
+        await trx('job_attempts').where({ outcome: 'running' }).whereIn('job_id', jobIds.slice(i, i + INSERT_CHUNK)).update({ outcome: 'dismissed', ended_at: at });
+      }
       await this.refreshOrder(trx, id, at);
-      return true;
+      return jobIds;
     });
-    if (!found) return undefined;
-    const jobIds = (await this.db('jobs').select('id').where({ order_id: id }).orderBy('id')).map((r) => Number(r.id));
-    return { order: (await this.getOrder(owner, id))!, jobIds };
+    if (!dismissed) return undefined;
+    return { order: (await this.getOrder(owner, id))!, jobIds: dismissed };
   }
 
   // ---- the job lifecycle (runner side)

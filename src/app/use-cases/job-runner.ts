@@ -161,7 +161,7 @@ export class JobRunner {
   /** The attempt no longer holds the job: if the job was dismissed, its file must not outlive the order. */
   private async lost(job: Job): Promise<void> {
     const now = await this.store.getJob(job.orderId, job.id);
-    if (!now || now.status === 'dismissed') await this.results.remove(job.orderId, job.id);
+    if (!now || now.status === 'dismissed') await this.results.remove(job.orderId, [job.id]);
   }
 
   private async compute(job: Job): Promise<ZoneData> {

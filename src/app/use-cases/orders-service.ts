@@ -134,7 +134,10 @@ export class OrdersService {
     return { order: created, jobs: records };
   }
 
-  /** Dismisses the order: queued jobs never start, running ones stop at their next step, results are removed. */
+  /**
+   * Dismisses the order: queued jobs never start, running ones stop at their next step and leave
+   * no result; jobs already finished keep their state and results.
+   */
   async dismiss(owner: string, id: number): Promise<OrderWithJobs> {
     await this.ready();
     const dismissed = await this.store.dismissOrder(owner, id);
@@ -145,7 +148,7 @@ export class OrdersService {
       // Workers check the job's status at every step; a delivery the queue still makes finds it dismissed.
       this.log?.warn({ err, order: id }, 'queue cancel failed; workers will skip the dismissed jobs');
     }
-    await this.results.removeOrder(id);
+    await this.results.remove(id, dismissed.jobIds);
     return this.get(owner, id);
   }
 
