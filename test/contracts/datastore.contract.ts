@@ -7,15 +7,19 @@ const spec = (zoneId: string, collection = 'c1'): JobSpec => ({ collection, dggr
 const NO_QUOTA = { maxOpenOrders: 1_000_000 };
 const RESULT = { fields: { v: { title: 'V', type: 'number' as const } }, sources: [], rows: 7, bytes: 100 };
 
-/** What every datastore adapter must do, whatever database is behind it. */
-export function datastoreContract(name: string, open: () => Promise<{ store: Datastore; cleanup: () => Promise<void> }>): void {
+/**
+ * What every datastore adapter must do, whatever database is behind it. `another` opens a second
+ * handle on the same database, as another process would, for a datastore that processes share.
+ */
+export function datastoreContract(name: string, open: () => Promise<{ store: Datastore; cleanup: () => Promise<void>; another?: () => Datastore }>): void {
   describe(`Datastore contract: ${name}`, function () {
     this.timeout(60_000);
     let store: Datastore;
     let cleanup: () => Promise<void>;
+    let another: (() => Datastore) | undefined;
 
     before(async () => {
-      ({ store, cleanup } = await open());
+      ({ store, cleanup, another } = await open());
     });
     after(async () => {
       await store.close();
@@ -171,6 +175,67 @@ export function datastoreContract(name: string, open: () => Promise<{ store: Dat
       expect(job.status).to.equal('failed');
       expect(job.message).to.match(/^failed after 2 attempts/);
       expect(job.attempts.map((t) => t.outcome)).to.deep.equal(['interrupted', 'interrupted']);
+    });
+
+    it('records the attempts of stopped processes interrupted at once, its own running ones left alone', async () => {
+      const { created, jobs } = await create('orphans', ['A0-0-A', 'B0-0-B', 'C0-0-C', 'D0-0-D']);
+      const [gone, mine, predecessor, spent] = jobs.map((j) => j.id) as [number, number, number, number];
+      expect(await store.holdLease('me')).to.equal(true);
+      await store.claimJob(gone, 'gone-worker', 3);
+      await store.claimJob(mine, 'me', 3);
+      await store.claimJob(predecessor, 'me', 3);
+      for (let i = 0; i < 3; i++) await store.claimJob(spent, 'gone-worker', 3);
+      // (Jobs of other tests in this datastore are left running too: only this order's are looked at.)
+      const ours = async () => (await store.interruptOrphanedAttempts('me', (id) => id === mine, 3)).filter((j) => j.orderId === created.id);
+      expect(await ours()).to.deep.equal([
+        { id: gone, orderId: created.id, attempts: 1 },
+        { id: predecessor, orderId: created.id, attempts: 1 },
+      ]);
+      const after = new Map((await store.listJobs(created.id, { limit: 10, offset: 0 })).items.map((j) => [j.id, j]));
+      for (const id of [gone, predecessor]) {
+        const job = after.get(id)!;
+        expect(job).to.include({ status: 'accepted', progress: 0, message: 'attempt 1 of 3 was interrupted (the process running this attempt stopped); queued again' });
+        expect(job.attempts.map((a) => [a.outcome, a.error])).to.deep.equal([['interrupted', 'the process running this attempt stopped']]);
+        expect(job.attempts[0]!.ended).to.be.a('string');
+      }
+      expect(after.get(mine)!.status).to.equal('running');
+      expect(after.get(mine)!.attempts.map((a) => a.outcome)).to.deep.equal(['running']);
+      expect(after.get(spent)!).to.include({ status: 'failed', message: 'failed after 3 attempts: the process running this attempt stopped' });
+      expect(after.get(spent)!.attempts.map((a) => a.outcome)).to.deep.equal(['interrupted', 'interrupted', 'interrupted']);
+      expect((await store.getOrder('orphans', created.id))!.jobCounts).to.deep.equal({ accepted: 2, running: 1, successful: 0, failed: 1, dismissed: 0 });
+      // The interrupted attempt lost the job; the next delivery starts the next attempt.
+      expect(await store.reportProgress(gone, 1, 50, 'x')).to.equal(false);
+      expect(await store.completeJob(gone, 1, RESULT)).to.equal(false);
+      const next = await store.claimJob(gone, 'w2', 3);
+      expect(next.kind === 'run' && next.attempt).to.equal(2);
+      expect(await ours()).to.deep.equal([{ id: gone, orderId: created.id, attempts: 2 }], 'only what is still orphaned');
+    });
+
+    it('leaves the attempts of a live process alone until its lease ends with it', async function () {
+      if (!another) {
+        // One process runs the jobs of a datastore no process shares: any other worker is gone.
+        const { jobs } = await create('lease', ['A0-0-A']);
+        await store.claimJob(jobs[0]!.id, 'other-process', 3);
+        expect((await store.interruptOrphanedAttempts('me', () => false, 3)).map((j) => j.id)).to.include(jobs[0]!.id);
+        return;
+      }
+      const other = another();
+      const { created, jobs } = await create('lease', ['A0-0-A']);
+      const ours = async () => (await store.interruptOrphanedAttempts('me', () => false, 3)).filter((j) => j.orderId === created.id);
+      const id = jobs[0]!.id;
+      try {
+        expect(await other.holdLease('live-worker')).to.equal(true);
+        expect(await other.holdLease('live-worker')).to.equal(true, 'held already');
+        expect(await store.holdLease('live-worker')).to.equal(false, 'one live process per name');
+        expect((await other.claimJob(id, 'live-worker', 3)).kind).to.equal('run');
+        expect(await ours()).to.deep.equal([]);
+        expect((await store.getJob(created.id, id))!.status).to.equal('running');
+      } finally {
+        await other.close();
+      }
+      // Its connection closed: the process is gone for every other one.
+      expect(await ours()).to.deep.equal([{ id, orderId: created.id, attempts: 1 }]);
+      expect((await store.getJob(created.id, id))!.status).to.equal('accepted');
     });
 
     it('abandons a job the queue gave up on, closing its open attempt', async () => {

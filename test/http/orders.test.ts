@@ -7,7 +7,7 @@ import { parquetReadObjects } from 'hyparquet';
 import { startTestServer, REPO_ROOT, type TestServer } from '../support/test-server.js';
 import { sha256Hex } from '../../src/adapters/auth/sha256-token-verifier.js';
 import { DuckDbLake } from '../../src/adapters/lake/duckdb-lake.js';
-import type { TokenStore } from '../../src/ports/datastore.js';
+import type { JobLedger, TokenStore } from '../../src/ports/datastore.js';
 
 const DEMO = 'demo-token-change-me';
 const ALPS = ['F4-120-B', 'F4-121-E']; // IVEA7H level 5, inside the demo elevation raster
@@ -198,6 +198,37 @@ describe('orders that run', function () {
     } finally {
       await s.close();
     }
+  });
+
+  describe('after a process running jobs stopped (kill -9)', () => {
+    it('shows its attempts interrupted and their jobs accepted as soon as the service is back, then runs them', async () => {
+      // A process claims a job and dies: the ledger is left with its attempt running.
+      const first = await startTestServer({ orders: { runInServer: false } });
+      let file: string;
+      let order: Json;
+      try {
+        order = await created(client(first, DEMO), { collection: 'demo-elevation', zones: ALPS, zone_depth: 1 });
+        const claim = await first.app.container.get<JobLedger>(Symbol.for('JobLedger')).claimJob(order.jobs[0].id, 'gone-host:4242', 3);
+        expect(claim.kind).to.equal('run');
+        file = (first.config.datastore as { file: string }).file;
+      } finally {
+        await first.close();
+      }
+      const s = await startTestServer({ datastore: { kind: 'sqlite', file, autoInitialize: true }, orders: { retryDelaySeconds: 2, maxAttempts: 3 } });
+      try {
+        const c = client(s, DEMO);
+        const back = await c.json(`/orders/${order.id}`);
+        const job = back.jobs[0];
+        expect(job).to.include({ status: 'accepted', progress: 0, message: 'attempt 1 of 3 was interrupted (the process running this attempt stopped); queued again' });
+        expect(job.attempts.map((a: Json) => [a.worker, a.outcome])).to.deep.equal([['gone-host:4242', 'interrupted']]);
+        expect(back.job_counts.running).to.equal(back.jobs.filter((j: Json) => j.status === 'running').length, 'counts agree with the jobs');
+        const done = await settled(c, order.id);
+        expect(done.status).to.equal('successful');
+        expect(done.jobs[0].attempts.map((a: Json) => a.outcome)).to.deep.equal(['interrupted', 'successful']);
+      } finally {
+        await s.close();
+      }
+    });
   });
 
   describe('owners, tokens, paging, quotas and dismissal', () => {
