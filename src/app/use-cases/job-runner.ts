@@ -66,10 +66,10 @@ export class JobRunner {
   }
 
   /**
-   * Takes this process's lease (before any job is claimed under its name), joins the queue, and
-   * recovers until each succeeds once (the database may not be up or initialised yet); then, at
-   * every sweep, renews the lease, puts back the jobs of processes that are gone, and queues jobs
-   * that never reached the queue.
+   * Takes this process's lease (before any job is claimed under its name), puts back the jobs of
+   * processes that are gone, joins the queue and recovers until each succeeds once (the database
+   * may not be up or initialised yet); then, at every sweep, renews the lease, puts back jobs
+   * again, and queues jobs that never reached the queue.
    */
   private async tick(): Promise<void> {
     if (this.stopped) return;
@@ -77,6 +77,9 @@ export class JobRunner {
       const leased = await this.store.holdLease(this.opts.worker);
       if (!leased && !this.leaseRefused) this.log.warn({ worker: this.opts.worker }, 'another live process runs jobs under this name; its attempts and ours look alike');
       this.leaseRefused = !leased;
+      // Before joining the queue, which may take a while to start (pg-boss): a restart puts back
+      // what its predecessor left at once.
+      const orphans = await this.interruptOrphans();
       if (!this.working) {
         await this.queue.work(
           (d) => this.run(d),
@@ -84,7 +87,6 @@ export class JobRunner {
         );
         this.working = true;
       }
-      const orphans = await this.interruptOrphans();
       if (!this.recovered) {
         await this.recover();
         this.recovered = true;
