@@ -61,7 +61,10 @@ export class PgWorkerLease {
   async release(): Promise<void> {
     const lease = this.held;
     this.held = undefined;
-    if (lease) await this.disconnect(lease.conn).catch(() => {});
+    if (!lease) return;
+    const closed = this.disconnect(lease.conn).catch(() => {});
+    // A connection already lost may never answer the goodbye: do not wait on it.
+    if (!lease.lost) await closed;
   }
 }
 
