@@ -15,6 +15,7 @@ import { OrdersService } from './use-cases/orders-service.js';
 import { JobRunner } from './use-cases/job-runner.js';
 import { DatastoreNotInitializedError, UnauthorizedError } from './errors.js';
 import { KnexDatastore } from '../adapters/datastore/knex-datastore.js';
+import { DatastoreReadiness } from './datastore-readiness.js';
 import { Sha256TokenVerifier } from '../adapters/auth/sha256-token-verifier.js';
 import { InProcessJobQueue } from '../adapters/jobs/in-process-job-queue.js';
 import { PgBossJobQueue } from '../adapters/jobs/pg-boss-job-queue.js';
@@ -119,6 +120,7 @@ export function buildContainer(config: Config, logger?: Logger): Container {
     }
     return new KnexDatastore({ kind: 'postgres', url: ds.url, schema: ds.schema });
   });
+  c.bind(TOKENS.DatastoreReadiness).toDynamicValue((ctx) => new DatastoreReadiness(ctx.get<DatastoreAdmin>(TOKENS.DatastoreAdmin)));
   c.bind(TOKENS.ConceptStore).toService(TOKENS.DatastoreAdmin);
   c.bind(TOKENS.OrderStore).toService(TOKENS.DatastoreAdmin);
   c.bind(TOKENS.JobLedger).toService(TOKENS.DatastoreAdmin);
@@ -215,7 +217,7 @@ function bindJobs(c: Container, config: Config): void {
       new OrdersService(
         ctx.get<OrderStore>(TOKENS.OrderStore),
         ctx.get<JobLedger>(TOKENS.JobLedger),
-        ctx.get<DatastoreAdmin>(TOKENS.DatastoreAdmin),
+        ctx.get<DatastoreReadiness>(TOKENS.DatastoreReadiness),
         ctx.get<ConceptStore>(TOKENS.ConceptStore),
         ctx.get<GridRegistry>(TOKENS.GridRegistry),
         ctx.get<ZoneDataService>(TOKENS.ZoneDataService),
@@ -240,12 +242,14 @@ function ownerOf(req: Request): string {
 /** The route families, in the order they are matched and documented. */
 export function routeModules(c: Container, late: { conformance: () => string[]; openApi: () => object }): RouteModule[] {
   const datastore = c.get<DatastoreAdmin>(TOKENS.DatastoreAdmin);
+  const readiness = c.get<DatastoreReadiness>(TOKENS.DatastoreReadiness);
+  const ready = () => readiness.check();
   const orders = c.get<OrdersService>(TOKENS.OrdersService);
   return [
     serviceRoutes({
       title: 'Discrete Global Grid Data API',
       description: 'Geospatial data addressed by the zones of discrete global grid reference systems (OGC API - DGGS).',
-      datastore,
+      ready,
       ...late,
     }),
     collectionRoutes(c.get<CollectionsService>(TOKENS.CollectionsService)),
@@ -255,7 +259,7 @@ export function routeModules(c: Container, late: { conformance: () => string[]; 
       c.get<ZoneDataService>(TOKENS.ZoneDataService),
       new ZoneFeaturesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionCatalog>(TOKENS.CollectionCatalog), c.get<LakeReader>(TOKENS.LakeReader), c.get<Config>(TOKENS.Config).limits.maxSubZones),
     ),
-    conceptRoutes(c.get<ConceptStore>(TOKENS.ConceptStore), datastore),
+    conceptRoutes(c.get<ConceptStore>(TOKENS.ConceptStore), ready),
     orderRoutes(orders, ownerOf),
     adminRoutes(datastore),
   ];
@@ -281,6 +285,7 @@ export async function createApp(config: Config, logger?: Logger): Promise<App> {
   const modules = routeModules(container, { conformance: () => conformance, openApi: () => http!.openApi() });
   conformance = [...new Set(modules.flatMap((m) => m.conformance ?? []))].sort();
   const verifier = container.get<TokenVerifier>(TOKENS.TokenVerifier);
+  const readiness = container.get<DatastoreReadiness>(TOKENS.DatastoreReadiness);
   http = createHttpServer({
     routes: modules.flatMap((m) => m.routes),
     logger: log,
@@ -295,7 +300,9 @@ export async function createApp(config: Config, logger?: Logger): Promise<App> {
         principal = await verifier.verify(match[1]!);
       } catch (err) {
         // Stored tokens live in the datastore: before initialisation there are none to check.
-        if (!(await datastore.status().catch(() => ({ initialized: true }))).initialized) throw new DatastoreNotInitializedError();
+        await readiness.check().catch((notReady: unknown) => {
+          if (notReady instanceof DatastoreNotInitializedError) throw notReady;
+        });
         throw err;
       }
       if (!principal) throw new UnauthorizedError();

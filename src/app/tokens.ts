@@ -6,6 +6,7 @@ export const TOKENS = {
   CollectionCatalog: Symbol.for('CollectionCatalog'),
   FieldSources: Symbol.for('FieldSources'),
   DatastoreAdmin: Symbol.for('DatastoreAdmin'),
+  DatastoreReadiness: Symbol.for('DatastoreReadiness'),
   ConceptStore: Symbol.for('ConceptStore'),
   OrderStore: Symbol.for('OrderStore'),
   TokenVerifier: Symbol.for('TokenVerifier'),

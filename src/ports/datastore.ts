@@ -161,7 +161,11 @@ export interface OrderStore {
   /** Jobs of an order, in id order; counts and pages in SQL. */
   listJobs(orderId: number, page: Page): Promise<Paged<Job>>;
   getJob(orderId: number, jobId: number): Promise<Job | undefined>;
-  /** Marks the order and its unfinished jobs dismissed; returns the ids of all its jobs, or undefined when the owner has no such order. */
+  /**
+   * Dismisses the jobs of the order that are not final (accepted or running: a finished job keeps
+   * its state and result, even one finishing while this runs) and the order unless it is final;
+   * returns the ids of the jobs dismissed now, or undefined when the owner has no such order.
+   */
   dismissOrder(owner: string, id: number): Promise<{ order: Order; jobIds: number[] } | undefined>;
 }
 
@@ -180,6 +184,21 @@ export interface JobLedger {
   failAttempt(jobId: number, attempt: number, error: string, final: boolean): Promise<boolean>;
   /** The queue gave up on the job (its retries ran out while processes stopped): fail it unless final. */
   abandonJob(jobId: number, reason: string): Promise<void>;
+  /**
+   * Shows every process sharing the ledger that this one, running jobs as `worker`, is alive, for
+   * as long as it runs (PostgreSQL: a session lock the database drops as soon as the process's
+   * connection dies). Call again at any time: it takes back a lease that was lost. False while
+   * another live process holds the same name.
+   */
+  holdLease(worker: string): Promise<boolean>;
+  /**
+   * Attempts recorded as running whose process is gone: those of any worker other than `self`
+   * holding no lease (on SQLite, where one process runs the jobs, any other worker), and those of
+   * `self` for jobs `runsHere` denies (a predecessor with the same name: a restarted container).
+   * Each is recorded `interrupted` and its job goes back to `accepted`, or fails when that was its
+   * last attempt. Returns the jobs put back to `accepted`.
+   */
+  interruptOrphanedAttempts(self: string, runsHere: (jobId: number) => boolean, maxAttempts: number): Promise<{ id: number; orderId: number; attempts: number }[]>;
   /** Jobs not yet final, in id order after `afterId` (recovery of a queue that forgets on restart). */
   unfinishedJobs(afterId: number, limit: number): Promise<{ id: number; orderId: number; status: JobStatus; attempts: number }[]>;
   /** Accepted jobs never handed to the queue, created before `before` (ISO time). */

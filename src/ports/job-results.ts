@@ -18,9 +18,8 @@ export interface JobResults {
   write(orderId: number, jobId: number, data: ZoneData): Promise<number>;
   /** Reads a result back as zone data; undefined when the file is absent. */
   read(orderId: number, jobId: number, meta: ResultMeta): Promise<ZoneData | undefined>;
-  remove(orderId: number, jobId: number): Promise<void>;
-  /** Removes every result of the order. */
-  removeOrder(orderId: number): Promise<void>;
+  /** Removes the results of these jobs of the order (and what a write cut short left); absent ones are fine. */
+  remove(orderId: number, jobIds: number[]): Promise<void>;
   /** The lake collection id of the order's results. */
   collectionId(orderId: number): string;
 }

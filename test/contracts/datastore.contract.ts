@@ -7,15 +7,19 @@ const spec = (zoneId: string, collection = 'c1'): JobSpec => ({ collection, dggr
 const NO_QUOTA = { maxOpenOrders: 1_000_000 };
 const RESULT = { fields: { v: { title: 'V', type: 'number' as const } }, sources: [], rows: 7, bytes: 100 };
 
-/** What every datastore adapter must do, whatever database is behind it. */
-export function datastoreContract(name: string, open: () => Promise<{ store: Datastore; cleanup: () => Promise<void> }>): void {
+/**
+ * What every datastore adapter must do, whatever database is behind it. `another` opens a second
+ * handle on the same database, as another process would, for a datastore that processes share.
+ */
+export function datastoreContract(name: string, open: () => Promise<{ store: Datastore; cleanup: () => Promise<void>; another?: () => Datastore }>): void {
   describe(`Datastore contract: ${name}`, function () {
     this.timeout(60_000);
     let store: Datastore;
     let cleanup: () => Promise<void>;
+    let another: (() => Datastore) | undefined;
 
     before(async () => {
-      ({ store, cleanup } = await open());
+      ({ store, cleanup, another } = await open());
     });
     after(async () => {
       await store.close();
@@ -173,6 +177,67 @@ export function datastoreContract(name: string, open: () => Promise<{ store: Dat
       expect(job.attempts.map((t) => t.outcome)).to.deep.equal(['interrupted', 'interrupted']);
     });
 
+    it('records the attempts of stopped processes interrupted at once, its own running ones left alone', async () => {
+      const { created, jobs } = await create('orphans', ['A0-0-A', 'B0-0-B', 'C0-0-C', 'D0-0-D']);
+      const [gone, mine, predecessor, spent] = jobs.map((j) => j.id) as [number, number, number, number];
+      expect(await store.holdLease('me')).to.equal(true);
+      await store.claimJob(gone, 'gone-worker', 3);
+      await store.claimJob(mine, 'me', 3);
+      await store.claimJob(predecessor, 'me', 3);
+      for (let i = 0; i < 3; i++) await store.claimJob(spent, 'gone-worker', 3);
+      // (Jobs of other tests in this datastore are left running too: only this order's are looked at.)
+      const ours = async () => (await store.interruptOrphanedAttempts('me', (id) => id === mine, 3)).filter((j) => j.orderId === created.id);
+      expect(await ours()).to.deep.equal([
+        { id: gone, orderId: created.id, attempts: 1 },
+        { id: predecessor, orderId: created.id, attempts: 1 },
+      ]);
+      const after = new Map((await store.listJobs(created.id, { limit: 10, offset: 0 })).items.map((j) => [j.id, j]));
+      for (const id of [gone, predecessor]) {
+        const job = after.get(id)!;
+        expect(job).to.include({ status: 'accepted', progress: 0, message: 'attempt 1 of 3 was interrupted (the process running this attempt stopped); queued again' });
+        expect(job.attempts.map((a) => [a.outcome, a.error])).to.deep.equal([['interrupted', 'the process running this attempt stopped']]);
+        expect(job.attempts[0]!.ended).to.be.a('string');
+      }
+      expect(after.get(mine)!.status).to.equal('running');
+      expect(after.get(mine)!.attempts.map((a) => a.outcome)).to.deep.equal(['running']);
+      expect(after.get(spent)!).to.include({ status: 'failed', message: 'failed after 3 attempts: the process running this attempt stopped' });
+      expect(after.get(spent)!.attempts.map((a) => a.outcome)).to.deep.equal(['interrupted', 'interrupted', 'interrupted']);
+      expect((await store.getOrder('orphans', created.id))!.jobCounts).to.deep.equal({ accepted: 2, running: 1, successful: 0, failed: 1, dismissed: 0 });
+      // The interrupted attempt lost the job; the next delivery starts the next attempt.
+      expect(await store.reportProgress(gone, 1, 50, 'x')).to.equal(false);
+      expect(await store.completeJob(gone, 1, RESULT)).to.equal(false);
+      const next = await store.claimJob(gone, 'w2', 3);
+      expect(next.kind === 'run' && next.attempt).to.equal(2);
+      expect(await ours()).to.deep.equal([{ id: gone, orderId: created.id, attempts: 2 }], 'only what is still orphaned');
+    });
+
+    it('leaves the attempts of a live process alone until its lease ends with it', async function () {
+      if (!another) {
+        // One process runs the jobs of a datastore no process shares: any other worker is gone.
+        const { jobs } = await create('lease', ['A0-0-A']);
+        await store.claimJob(jobs[0]!.id, 'other-process', 3);
+        expect((await store.interruptOrphanedAttempts('me', () => false, 3)).map((j) => j.id)).to.include(jobs[0]!.id);
+        return;
+      }
+      const other = another();
+      const { created, jobs } = await create('lease', ['A0-0-A']);
+      const ours = async () => (await store.interruptOrphanedAttempts('me', () => false, 3)).filter((j) => j.orderId === created.id);
+      const id = jobs[0]!.id;
+      try {
+        expect(await other.holdLease('live-worker')).to.equal(true);
+        expect(await other.holdLease('live-worker')).to.equal(true, 'held already');
+        expect(await store.holdLease('live-worker')).to.equal(false, 'one live process per name');
+        expect((await other.claimJob(id, 'live-worker', 3)).kind).to.equal('run');
+        expect(await ours()).to.deep.equal([]);
+        expect((await store.getJob(created.id, id))!.status).to.equal('running');
+      } finally {
+        await other.close();
+      }
+      // Its connection closed: the process is gone for every other one.
+      expect(await ours()).to.deep.equal([{ id, orderId: created.id, attempts: 1 }]);
+      expect((await store.getJob(created.id, id))!.status).to.equal('accepted');
+    });
+
     it('abandons a job the queue gave up on, closing its open attempt', async () => {
       const { created, jobs } = await create('abandoned', ['A0-0-A']);
       await store.claimJob(jobs[0]!.id, 'w', 3);
@@ -182,27 +247,69 @@ export function datastoreContract(name: string, open: () => Promise<{ store: Dat
       expect(job.attempts[0]!.outcome).to.equal('interrupted');
     });
 
-    it('dismisses an order: open and finished jobs are dismissed, failed ones stay, running attempts lose the job', async () => {
+    it('dismisses an order: accepted and running jobs are dismissed, finished ones keep their state and result, running attempts lose the job', async () => {
       const { created, jobs } = await create('dismisser', ['A0-0-A', 'B0-0-B', 'C0-0-C', 'D0-0-D']);
-      const [a, b, c] = jobs;
+      const [a, b, c, d] = jobs;
       await store.claimJob(a!.id, 'w', 3);
       await store.claimJob(b!.id, 'w', 3);
       await store.completeJob(b!.id, 1, RESULT);
       await store.claimJob(c!.id, 'w', 1);
       await store.failAttempt(c!.id, 1, 'bad', true);
       const out = (await store.dismissOrder('dismisser', created.id))!;
-      expect(out.order.status).to.equal('dismissed');
-      expect(out.jobIds).to.deep.equal(jobs.map((j) => j.id));
+      expect(out.order.status).to.equal('failed', 'an order failed already (a job failed for good) stays failed');
+      expect(out.jobIds).to.deep.equal([a!.id, d!.id], 'the jobs dismissed now');
       const after = (await store.listJobs(created.id, { limit: 10, offset: 0 })).items;
-      expect(after.map((j) => j.status)).to.deep.equal(['dismissed', 'dismissed', 'failed', 'dismissed']);
+      expect(after.map((j) => j.status)).to.deep.equal(['dismissed', 'successful', 'failed', 'dismissed']);
+      expect(after.map((j) => j.result)).to.deep.equal([null, RESULT, null, null]);
       expect(after[0]!.attempts[0]!.outcome).to.equal('dismissed');
+      expect(after[1]!.attempts[0]!.outcome).to.equal('successful');
       expect(await store.reportProgress(a!.id, 1, 60, 'x')).to.equal(false);
       expect(await store.completeJob(a!.id, 1, RESULT)).to.equal(false);
-      expect(await store.claimJob(jobs[3]!.id, 'w', 3)).to.deep.equal({ kind: 'skip', status: 'dismissed' });
+      expect(await store.claimJob(d!.id, 'w', 3)).to.deep.equal({ kind: 'skip', status: 'dismissed' });
       const order = (await store.getOrder('dismisser', created.id))!;
-      expect(order.status).to.equal('dismissed', 'stays dismissed');
-      expect(order.jobCounts).to.deep.equal({ accepted: 0, running: 0, successful: 0, failed: 1, dismissed: 3 });
+      expect(order.status).to.equal('failed');
+      expect(order.jobCounts).to.deep.equal({ accepted: 0, running: 0, successful: 1, failed: 1, dismissed: 2 });
       expect((await store.listOrders('dismisser', { limit: 10, offset: 0 })).items[0]!.jobCounts).to.deep.equal(order.jobCounts);
+      expect((await store.dismissOrder('dismisser', created.id))!.jobIds).to.deep.equal([], 'dismissing again changes nothing');
+    });
+
+    it('leaves a finished order as it is when dismissed', async () => {
+      const { created, jobs } = await create('finisher', ['A0-0-A', 'B0-0-B']);
+      for (const j of jobs) {
+        await store.claimJob(j.id, 'w', 3);
+        await store.completeJob(j.id, 1, RESULT);
+      }
+      const out = (await store.dismissOrder('finisher', created.id))!;
+      expect(out.jobIds).to.deep.equal([]);
+      expect(out.order.status).to.equal('successful');
+      expect((await store.listJobs(created.id, { limit: 10, offset: 0 })).items.map((j) => [j.status, j.result])).to.deep.equal([
+        ['successful', RESULT],
+        ['successful', RESULT],
+      ]);
+    });
+
+    it('gives every job one final state when jobs finish while their order is dismissed', async () => {
+      const zones = Array.from({ length: 40 }, (_, i) => `A${i}-0-A`);
+      const { created, jobs } = await create('racer', zones);
+      for (const j of jobs) await store.claimJob(j.id, 'w', 3);
+      // Workers finish (or fail) every job while the owner dismisses the order.
+      const finishing = jobs.map((j, i) => (i % 4 === 3 ? store.failAttempt(j.id, 1, 'bad', true) : store.completeJob(j.id, 1, RESULT)));
+      const [out, ...finished] = await Promise.all([store.dismissOrder('racer', created.id), ...finishing]);
+      const after = (await store.listJobs(created.id, { limit: 100, offset: 0 })).items;
+      for (const [i, job] of after.entries()) {
+        const won = finished[i]!;
+        // The worker's write counted exactly when the job was not dismissed first.
+        expect(job.status, `job ${i}`).to.equal(won ? (i % 4 === 3 ? 'failed' : 'successful') : 'dismissed');
+        expect(job.result, `job ${i}`).to.deep.equal(job.status === 'successful' ? RESULT : null);
+        expect(job.attempts.map((x) => x.outcome), `job ${i}`).to.deep.equal([job.status === 'dismissed' ? 'dismissed' : job.status]);
+        expect(out!.jobIds.includes(job.id), `job ${i} reported dismissed`).to.equal(job.status === 'dismissed');
+      }
+      const order = (await store.getOrder('racer', created.id))!;
+      const counts = { accepted: 0, running: 0, successful: 0, failed: 0, dismissed: 0 };
+      for (const j of after) counts[j.status]++;
+      expect(order.jobCounts).to.deep.equal(counts);
+      // A job failed for good before the dismissal made the order failed, which it stays; else it is dismissed.
+      expect(order.status).to.equal(counts.failed > 0 ? 'failed' : 'dismissed');
     });
 
     it('lists unfinished and never-queued jobs for recovery, and marks jobs queued', async () => {

@@ -12,5 +12,6 @@ datastoreContract('knex + better-sqlite3', async () => {
 
 datastoreContract('knex + PostgreSQL', async () => {
   const pg = await startPostgres();
-  return { store: new KnexDatastore({ kind: 'postgres', url: pg.url, schema: pg.schema }), cleanup: () => pg.stop() };
+  const opts = { kind: 'postgres' as const, url: pg.url, schema: pg.schema };
+  return { store: new KnexDatastore(opts), cleanup: () => pg.stop(), another: () => new KnexDatastore(opts) };
 });

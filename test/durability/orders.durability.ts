@@ -9,9 +9,10 @@ import { startPostgres, type PostgresHandle } from '../support/postgres.js';
 
 /**
  * Durability of orders (npm run test:durability): processes are killed with SIGKILL at random
- * moments while orders are posted and jobs run, then restarted; in the end every acknowledged
- * order must be there with all its jobs, every job must have completed exactly once, and every
- * order must reach a final state.
+ * moments while orders are posted and jobs run, then restarted; right after each restart no job
+ * may show `running` under a killed process; in the end every acknowledged order must be there
+ * with all its jobs, every job must have completed exactly once, only killed processes' attempts
+ * may be interrupted, and every order must reach a final state.
  */
 
 const TOKEN = 'demo-token-change-me';
@@ -19,6 +20,9 @@ const HEADERS = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application
 const ZONES = ['F4-120-B', 'F4-121-E', 'F4-ED-G', 'F4-121-F', 'F4-EF-E', 'F4-152-G'];
 const ROUNDS = 10;
 const FINAL = ['successful', 'failed', 'dismissed'];
+/** PostgreSQL: pg-boss's heartbeat, and the bound for a killed worker's jobs to stop showing `running` (the other worker sweeps every 10 s). */
+const HEARTBEAT_S = 30;
+const PUT_BACK_BOUND_MS = 15_000;
 
 type Json = Record<string, any>;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -120,6 +124,23 @@ async function allOrders(base: string): Promise<Json[]> {
   return out;
 }
 
+/** Jobs shown `running` right now, with the worker (host:pid) of their running attempt. */
+async function runningJobs(base: string): Promise<{ job: number; worker: string }[]> {
+  const out: { job: number; worker: string }[] = [];
+  for (const order of await allOrders(base)) {
+    if (order.job_counts.running === 0) continue;
+    const page = (await (await fetch(`${base}/orders/${order.id}/jobs?status=running&limit=1000`, { headers: HEADERS })).json()) as Json;
+    for (const job of page.jobs) {
+      const last = job.attempts[job.attempts.length - 1];
+      expect(last?.outcome, `job ${job.id} is running: its last attempt too`).to.equal('running');
+      out.push({ job: job.id, worker: last.worker });
+    }
+  }
+  return out;
+}
+
+const pidOf = (worker: string) => Number(worker.slice(worker.lastIndexOf(':') + 1));
+
 async function settle(base: string, ms: number, diagnose: (jobIds: number[]) => Promise<string>): Promise<Json[]> {
   const end = Date.now() + ms;
   for (;;) {
@@ -135,7 +156,7 @@ async function settle(base: string, ms: number, diagnose: (jobIds: number[]) => 
 }
 
 /** Every acknowledged order exists with all its jobs; every job completed exactly once; results on disk match. */
-async function check(base: string, resultsRoot: string, acknowledged: Map<number, string[]>, diagnose: (jobIds: number[]) => Promise<string> = async () => ''): Promise<{ orders: number; jobs: number; interrupted: number }> {
+async function check(base: string, resultsRoot: string, acknowledged: Map<number, string[]>, killed: Set<number>, diagnose: (jobIds: number[]) => Promise<string> = async () => ''): Promise<{ orders: number; jobs: number; interrupted: number }> {
   const orders = await settle(base, 120_000, diagnose);
   const ids = new Set(orders.map((o) => o.id));
   for (const id of acknowledged.keys()) expect(ids.has(id), `acknowledged order ${id} present`).to.equal(true);
@@ -154,6 +175,7 @@ async function check(base: string, resultsRoot: string, acknowledged: Map<number
       expect(outcomes[outcomes.length - 1]).to.equal('successful');
       expect(outcomes).to.not.include('running');
       interrupted += outcomes.filter((x: string) => x === 'interrupted' || x === 'failed').length;
+      for (const a of job.attempts.filter((x: Json) => x.outcome === 'interrupted')) expect(killed.has(pidOf(a.worker)), `job ${job.id}: attempt ${a.attempt} of ${a.worker} interrupted, a process never killed`).to.equal(true);
       expect(existsSync(path.join(resultsRoot, order.results_collection, 'data', `part-${job.id}.parquet`)), `result of job ${job.id}`).to.equal(true);
     }
   }
@@ -171,19 +193,30 @@ describe('durability: kill -9 at random moments, restart, nothing lost or done t
     const config = writeConfig(dir, port, { datastore: { kind: 'sqlite', file: path.join(dir, 'dggs.sqlite'), autoInitialize: true } });
     const server = new Proc('src/main.ts', config);
     const acknowledged = new Map<number, string[]>();
+    const killed = new Set<number>();
+    let cutShort = 0;
+    // Right after a restart, a job shows `running` only under the new process: the killed one's
+    // attempts were recorded interrupted before the service answered.
+    const runningOnlyHere = async () => {
+      for (const r of await runningJobs(base)) expect(pidOf(r.worker), `job ${r.job} shown running under ${r.worker} after the restart`).to.equal(server.child!.pid);
+    };
     try {
       for (let round = 0; round < ROUNDS; round++) {
         server.start();
         await ready(base, server);
+        if (round > 0) await runningOnlyHere();
         const p = poster(base, acknowledged);
         await sleep(rand(400, 2500));
+        cutShort += (await runningJobs(base)).length;
+        killed.add(server.child!.pid!);
         await server.kill('SIGKILL');
         await p.stop();
       }
       server.start();
       await ready(base, server);
-      const seen = await check(base, path.join(dir, 'results'), acknowledged);
-      console.log(`      sqlite: ${acknowledged.size} acknowledged orders, ${seen.orders} orders, ${seen.jobs} jobs, ${seen.interrupted} attempts cut by a kill; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      await runningOnlyHere();
+      const seen = await check(base, path.join(dir, 'results'), acknowledged, killed);
+      console.log(`      sqlite: ${acknowledged.size} acknowledged orders, ${seen.orders} orders, ${seen.jobs} jobs, ${seen.interrupted} attempts cut by a kill (about ${cutShort} running just before the kills); ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       expect(acknowledged.size).to.be.greaterThan(ROUNDS);
       expect(seen.interrupted).to.be.greaterThan(0, 'kills hit running jobs');
     } finally {
@@ -199,11 +232,15 @@ describe('durability: kill -9 at random moments, restart, nothing lost or done t
     const base = `http://127.0.0.1:${port}`;
     const config = writeConfig(dir, port, {
       datastore: { kind: 'postgres', url: pg.url, schema: pg.schema, autoInitialize: true },
-      orders: { runInServer: false, heartbeatSeconds: 10, superviseSeconds: 1, pollSeconds: 0.5, concurrency: 1 },
+      // A heartbeat far longer than the bound below: pg-boss's own retry of a killed worker's job
+      // cannot be what puts it back in time.
+      orders: { runInServer: false, heartbeatSeconds: HEARTBEAT_S, superviseSeconds: 1, pollSeconds: 0.5, concurrency: 1 },
     });
     const server = new Proc('src/main.ts', config);
     const workers = [new Proc('src/worker.ts', config), new Proc('src/worker.ts', config)];
     const acknowledged = new Map<number, string[]>();
+    const killed = new Set<number>();
+    const putBackMs: number[] = [];
     try {
       server.start();
       await ready(base, server);
@@ -218,14 +255,26 @@ describe('durability: kill -9 at random moments, restart, nothing lost or done t
         await sleep(rand(1500, 3500));
         const victim = workers[round % 2]!;
         for (let waited = 0; waited < 5000 && !(await runningOn(victim)); waited += 20) await sleep(20);
+        const victimPid = victim.child!.pid!;
+        killed.add(victimPid);
         await Promise.all([victim.kill('SIGKILL'), server.kill('SIGKILL')]);
+        const killedAt = Date.now();
         await p.stop();
         victim.start();
         server.start();
         await ready(base, server);
+        // The killed worker's attempts are put back (by its successor at start, or by the other
+        // worker's sweep) long before pg-boss's heartbeat would notice.
+        for (;;) {
+          const stale = (await runningJobs(base)).filter((r) => pidOf(r.worker) === victimPid);
+          if (stale.length === 0) break;
+          expect(Date.now() - killedAt, `jobs ${stale.map((r) => r.job)} still shown running under killed worker ${victimPid}`).to.be.below(PUT_BACK_BOUND_MS);
+          await sleep(100);
+        }
+        putBackMs.push(Date.now() - killedAt);
       }
       await db.destroy();
-      const seen = await check(base, path.join(dir, 'results'), acknowledged, async (ids) => {
+      const seen = await check(base, path.join(dir, 'results'), acknowledged, killed, async (ids) => {
         const { default: knex } = await import('knex');
         const db = knex({ client: 'pg', connection: pg.url });
         try {
@@ -237,7 +286,7 @@ describe('durability: kill -9 at random moments, restart, nothing lost or done t
           await db.destroy();
         }
       });
-      console.log(`      postgres: ${acknowledged.size} acknowledged orders, ${seen.orders} orders, ${seen.jobs} jobs, ${seen.interrupted} attempts cut by a kill; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(`      postgres: ${acknowledged.size} acknowledged orders, ${seen.orders} orders, ${seen.jobs} jobs, ${seen.interrupted} attempts cut by a kill; no job shown running under a killed worker after its kill: ${putBackMs.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s (pg-boss heartbeat ${HEARTBEAT_S} s); ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       expect(acknowledged.size).to.be.greaterThan(ROUNDS);
       expect(seen.interrupted).to.be.greaterThan(0, 'kills hit running jobs');
     } finally {

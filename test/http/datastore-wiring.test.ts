@@ -46,6 +46,32 @@ describe('HTTP: datastore wiring, readiness and faults', function () {
     }
   });
 
+  it('remembers an initialised datastore: /conformance and the orders routes then make no round trip to learn it', async () => {
+    const s = await startTestServer({ datastore: { kind: 'sqlite', file: ':memory:', autoInitialize: false } });
+    const admin = s.app.container.get<{ status(): Promise<unknown> }>(Symbol.for('DatastoreAdmin'));
+    const status = admin.status.bind(admin);
+    let asked = 0;
+    admin.status = () => {
+      asked++;
+      return status();
+    };
+    try {
+      expect((await s.get('/conformance')).status).to.equal(503);
+      expect((await s.get('/conformance')).status).to.equal(503);
+      expect(asked, 'asked while not initialised').to.equal(2);
+      expect((await fetch(`${s.base}/admin/initialize`, { method: 'POST' })).status).to.equal(200);
+      asked = 0;
+      expect((await s.get('/conformance')).status).to.equal(200);
+      expect(asked, 'asked once more, answered yes').to.equal(1);
+      const answers = await Promise.all(Array.from({ length: 50 }, () => s.get('/conformance')));
+      expect(answers.map((r) => r.status)).to.deep.equal(answers.map(() => 200));
+      for (const path of ['/concepts', '/orders']) await s.get(path, { Authorization: 'Bearer demo-token-change-me' });
+      expect(asked, 'never asked again').to.equal(1);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('an internal fault is a 500 ApiError with no stack trace or driver detail', async () => {
     const port = await freePort();
     const s = await startTestServer({ datastore: { kind: 'postgres', url: `postgres://nobody@127.0.0.1:${port}/none`, autoInitialize: false } });

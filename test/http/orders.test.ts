@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { spawn } from 'node:child_process';
@@ -7,7 +7,7 @@ import { parquetReadObjects } from 'hyparquet';
 import { startTestServer, REPO_ROOT, type TestServer } from '../support/test-server.js';
 import { sha256Hex } from '../../src/adapters/auth/sha256-token-verifier.js';
 import { DuckDbLake } from '../../src/adapters/lake/duckdb-lake.js';
-import type { TokenStore } from '../../src/ports/datastore.js';
+import type { JobLedger, TokenStore } from '../../src/ports/datastore.js';
 
 const DEMO = 'demo-token-change-me';
 const ALPS = ['F4-120-B', 'F4-121-E']; // IVEA7H level 5, inside the demo elevation raster
@@ -200,6 +200,37 @@ describe('orders that run', function () {
     }
   });
 
+  describe('after a process running jobs stopped (kill -9)', () => {
+    it('shows its attempts interrupted and their jobs accepted as soon as the service is back, then runs them', async () => {
+      // A process claims a job and dies: the ledger is left with its attempt running.
+      const first = await startTestServer({ orders: { runInServer: false } });
+      let file: string;
+      let order: Json;
+      try {
+        order = await created(client(first, DEMO), { collection: 'demo-elevation', zones: ALPS, zone_depth: 1 });
+        const claim = await first.app.container.get<JobLedger>(Symbol.for('JobLedger')).claimJob(order.jobs[0].id, 'gone-host:4242', 3);
+        expect(claim.kind).to.equal('run');
+        file = (first.config.datastore as { file: string }).file;
+      } finally {
+        await first.close();
+      }
+      const s = await startTestServer({ datastore: { kind: 'sqlite', file, autoInitialize: true }, orders: { retryDelaySeconds: 2, maxAttempts: 3 } });
+      try {
+        const c = client(s, DEMO);
+        const back = await c.json(`/orders/${order.id}`);
+        const job = back.jobs[0];
+        expect(job).to.include({ status: 'accepted', progress: 0, message: 'attempt 1 of 3 was interrupted (the process running this attempt stopped); queued again' });
+        expect(job.attempts.map((a: Json) => [a.worker, a.outcome])).to.deep.equal([['gone-host:4242', 'interrupted']]);
+        expect(back.job_counts.running).to.equal(back.jobs.filter((j: Json) => j.status === 'running').length, 'counts agree with the jobs');
+        const done = await settled(c, order.id);
+        expect(done.status).to.equal('successful');
+        expect(done.jobs[0].attempts.map((a: Json) => a.outcome)).to.deep.equal(['interrupted', 'successful']);
+      } finally {
+        await s.close();
+      }
+    });
+  });
+
   describe('owners, tokens, paging, quotas and dismissal', () => {
     let s: TestServer;
     let demo: Client;
@@ -312,7 +343,7 @@ describe('orders that run', function () {
       for (const o of open) await c.del(`/orders/${o.id}`);
     });
 
-    it('DELETE dismisses: queued jobs never start, the running one stops, results are removed', async () => {
+    it('DELETE dismisses: queued jobs never start, the running one stops leaving no result, a finished job keeps its state and result', async () => {
       const token = 'dismiss-token-0123456789';
       await s.app.container.get<TokenStore>(Symbol.for('TokenStore')).createToken('dismisser', sha256Hex(token));
       const c = client(s, token);
@@ -329,19 +360,40 @@ describe('orders that run', function () {
       expect(res.status).to.equal(200);
       const dismissed = (await res.json()) as Json;
       expect(dismissed.status).to.equal('dismissed');
-      expect(dismissed.jobs.map((j: Json) => j.status)).to.deep.equal(['dismissed', 'dismissed', 'dismissed', 'dismissed']);
+      // Jobs run in order: those finished before the DELETE (at least the first) stay successful.
+      const done = (dismissed.jobs as Json[]).filter((j) => j.status === 'successful');
+      const rest = (dismissed.jobs as Json[]).slice(done.length);
+      expect(done.length).to.be.within(1, 3);
+      for (const j of done) expect(j.result.rows).to.be.greaterThan(0);
+      expect(rest.map((j) => [j.status, j.result])).to.deep.equal(rest.map(() => ['dismissed', null]));
       await new Promise((r) => setTimeout(r, 2500));
       const later = await c.json(`/orders/${order.id}`);
       expect(later.status).to.equal('dismissed');
-      expect(later.job_counts).to.deep.equal({ accepted: 0, running: 0, successful: 0, failed: 0, dismissed: 4 });
+      expect(later.job_counts).to.deep.equal({ accepted: 0, running: 0, successful: done.length, failed: 0, dismissed: rest.length });
+      expect(later.jobs.map((j: Json) => j.status)).to.deep.equal(dismissed.jobs.map((j: Json) => j.status), 'no state changes after the dismissal');
       const outcomes = later.jobs.map((j: Json) => j.attempts.map((a: Json) => a.outcome));
+      expect(outcomes.slice(0, done.length)).to.deep.equal(done.map(() => ['successful']));
       expect(outcomes.filter((o: string[]) => o.length === 0).length).to.be.at.least(1, 'a queued job never started');
       expect(outcomes.flat().filter((o: string) => o === 'dismissed')).to.have.length(1, 'the running attempt stopped');
       expect(outcomes.flat()).to.not.include('running');
-      expect(existsSync(path.join(s.config.orders.resultsRoot, String(order.id)))).to.equal(false, 'results removed');
-      expect((await c.get(`/orders/${order.id}/jobs/${order.jobs[0].id}/results`)).status).to.equal(404);
+      const data = path.join(s.config.orders.resultsRoot, String(order.id), 'data');
+      expect(readdirSync(data).sort()).to.deep.equal(done.map((j) => `part-${j.id}.parquet`).sort(), 'only the finished jobs left files');
+      for (const j of done) expect((await c.get(`/orders/${order.id}/jobs/${j.id}/results`)).status).to.equal(200);
+      for (const j of rest) expect((await c.get(`/orders/${order.id}/jobs/${j.id}/results`)).status).to.equal(404);
       expect((await c.del(`/orders/${order.id}`)).status).to.equal(200, 'dismissing again is harmless');
       expect((await c.del('/orders/987654')).status).to.equal(404);
+    });
+
+    it('DELETE leaves a finished order and its results as they are', async () => {
+      const order = await created(demo, { collection: 'demo-elevation', zones: [ALPS[0]], zone_depth: 0 });
+      const done = await settled(demo, order.id);
+      expect(done.status).to.equal('successful');
+      const res = await demo.del(`/orders/${order.id}`);
+      expect(res.status).to.equal(200);
+      const after = (await res.json()) as Json;
+      expect(after.status).to.equal('successful');
+      expect(after.jobs.map((j: Json) => [j.status, j.result])).to.deep.equal(done.jobs.map((j: Json) => ['successful', j.result]));
+      expect((await demo.get(`/orders/${order.id}/jobs/${done.jobs[0].id}/results`)).status).to.equal(200);
     });
   });
 });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { sha256Hex } from '../../src/adapters/auth/sha256-token-verifier.js';
+import { getWithHost } from '../support/get-with-host.js';
 
 const TOKEN = 'test-token-0123456789';
 
@@ -49,6 +50,17 @@ describe('HTTP: service endpoints', function () {
       expect(rels.self).to.equal(`${s.base}/?f=json`);
     });
 
+    it('names the host each request gives in its links, though its answers are kept encoded', async () => {
+      for (const round of [1, 2]) {
+        for (const host of ['a.example', 'b.example:8443', '[::1]:9']) {
+          const body = JSON.parse(await getWithHost(`${s.base}/`, host)) as { links: { rel: string; href: string }[] };
+          expect(body.links.find((l) => l.rel === 'self')!.href, `round ${round}`).to.equal(`http://${host}/?f=json`);
+          const html = await getWithHost(`${s.base}/?f=html`, host);
+          expect(html, `round ${round}`).to.contain(`http://${host}/conformance`);
+        }
+      }
+    });
+
     it('answers HTML by f=html and by Accept, JSON by f=json over Accept', async () => {
       const byF = await s.get('/?f=html');
       expect(byF.headers.get('content-type')).to.match(/^text\/html/);
@@ -79,6 +91,11 @@ describe('HTTP: service endpoints', function () {
       expect(body.conformsTo).to.not.include('https://www.opengis.net/spec/ogcapi-dggs-1/1.0/conf/data-zarr');
       const html = await s.get('/conformance?f=html');
       expect(await html.text()).to.contain('ogcapi-common-1/1.0/conf/core');
+      // Kept encoded: the same JSON for every host, the HTML page's links under each one's own.
+      for (const host of ['a.example', 'b.example', 'a.example']) {
+        expect(JSON.parse(await getWithHost(`${s.base}/conformance`, host))).to.deep.equal(body);
+        expect(await getWithHost(`${s.base}/conformance?f=html`, host)).to.contain(`http://${host}/conformance?f=json`);
+      }
     });
   });
 

@@ -1,16 +1,6 @@
 import { expect } from 'chai';
-import http from 'node:http';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-
-/** GET with a Host header of our choosing (fetch does not let a caller set it). */
-function getWithHost(url: string, host: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    http.get(url, { headers: { Host: host } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve(text));
-    }).on('error', reject);
-  });
-}
+import { getWithHost } from '../support/get-with-host.js';
 
 /**
  * Zone info of a grid is kept encoded (server.zoneInfoCacheBytes): a kept answer is the very answer

@@ -23,6 +23,7 @@ import {
   type TokenStore,
 } from '../../ports/datastore.js';
 import { migrationSource } from './migrations.js';
+import { leaseFree, PgWorkerLease, type LeaseConnection } from './worker-lease.js';
 import { SEED_CONCEPTS } from './seed-concepts.js';
 import { orderStatusOf, toAttempt, toJob, toOrder, toToken, zeroCounts, type Row } from './rows.js';
 
@@ -35,6 +36,8 @@ const OPEN: JobStatus[] = ['accepted', 'running'];
 const INSERT_CHUNK = 200;
 
 const now = () => new Date().toISOString();
+const STOPPED = 'the process running this attempt stopped';
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * Concepts, orders, jobs and tokens on knex: better-sqlite3 for one machine, PostgreSQL beyond.
@@ -45,6 +48,8 @@ const now = () => new Date().toISOString();
 export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore, JobLedger, TokenStore {
   private readonly db: Knex;
   private readonly migrationConfig: Knex.MigratorConfig;
+  /** PostgreSQL: this process's worker lease, on a connection of its own (outside the pool). */
+  private readonly lease?: PgWorkerLease;
 
   constructor(private readonly opts: KnexDatastoreOptions) {
     this.db =
@@ -60,6 +65,14 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore, 
       });
     }
     this.migrationConfig = { migrationSource, tableName: 'dggs_migrations', schemaName: opts.kind === 'postgres' ? opts.schema : undefined };
+    if (opts.kind === 'postgres') {
+      const client = this.db.client as Knex.Client;
+      this.lease = new PgWorkerLease(
+        () => client.acquireRawConnection() as Promise<LeaseConnection>,
+        (conn) => client.destroyRawConnection(conn),
+        opts.schema,
+      );
+    }
   }
 
   async status(): Promise<DatastoreStatus> {
@@ -93,6 +106,7 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore, 
   }
 
   async close(): Promise<void> {
+    await this.lease?.release();
     await this.db.destroy();
   }
 
@@ -202,26 +216,30 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore, 
 
   async dismissOrder(owner: string, id: number): Promise<{ order: Order; jobIds: number[] } | undefined> {
     const at = now();
-    const found = await this.db.transaction(async (trx) => {
+    const dismissed = await this.db.transaction(async (trx) => {
       const row = await trx('orders').where({ id, owner }).first();
-      if (!row) return false;
+      if (!row) return undefined;
       await this.lockOrder(trx, id);
-      await trx('orders').where({ id }).update({ status: 'dismissed', updated_at: at });
-      // Successful jobs are dismissed too: their results are removed with the order.
-      await trx('jobs')
-        .where({ order_id: id })
-        .whereIn('status', [...OPEN, 'successful'])
-        .update({ status: 'dismissed', message: 'dismissed by its owner', finished_at: at, updated_at: at });
-      await trx('job_attempts')
-        .where({ outcome: 'running' })
-        .whereIn('job_id', trx('jobs').select('id').where({ order_id: id }))
-        .update({ outcome: 'dismissed', ended_at: at });
+      // Only what is not final changes: a job that finished (here, or in a worker racing this
+      // transaction) keeps its state and its result; an order already final stays so.
+      await trx('orders').where({ id }).whereIn('status', OPEN).update({ status: 'dismissed', updated_at: at });
+      const jobIds: number[] = (
+        await trx('jobs')
+          .where({ order_id: id })
+          .whereIn('status', OPEN)
+          .update({ status: 'dismissed', message: 'dismissed by its owner', result: null, finished_at: at, updated_at: at })
+          .returning('id')
+      )
+        .map((r: { id: number | string } | number) => Number(typeof r === 'object' ? r.id : r))
+        .sort((x, y) => x - y);
+      for (let i = 0; i < jobIds.length; i += INSERT_CHUNK) {
+        await trx('job_attempts').where({ outcome: 'running' }).whereIn('job_id', jobIds.slice(i, i + INSERT_CHUNK)).update({ outcome: 'dismissed', ended_at: at });
+      }
       await this.refreshOrder(trx, id, at);
-      return true;
+      return jobIds;
     });
-    if (!found) return undefined;
-    const jobIds = (await this.db('jobs').select('id').where({ order_id: id }).orderBy('id')).map((r) => Number(r.id));
-    return { order: (await this.getOrder(owner, id))!, jobIds };
+    if (!dismissed) return undefined;
+    return { order: (await this.getOrder(owner, id))!, jobIds: dismissed };
   }
 
   // ---- the job lifecycle (runner side)
@@ -230,21 +248,23 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore, 
     return this.db.transaction(async (trx): Promise<Claim> => {
       const row = await this.lockedJob(trx, jobId);
       if (!row) return { kind: 'skip', status: 'missing' };
-      const status = row.status as JobStatus;
+      let status = row.status as JobStatus;
       if (FINAL_STATUSES.includes(status)) return { kind: 'skip', status };
       const n = Number(row.attempts);
       const at = now();
-      const fence = () => trx('jobs').where({ id: jobId, attempts: n, status });
+      const exhausted = async (): Promise<Claim> => ({ kind: 'exhausted', job: (await this.withAttempts(trx, [await trx('jobs').where({ id: jobId }).first()]))[0]! });
       if (status === 'running') {
         // Delivered again while running: the process that ran attempt n stopped.
-        await trx('job_attempts').where({ job_id: jobId, attempt: n, outcome: 'running' }).update({ outcome: 'interrupted', ended_at: at, error: 'the process running this attempt stopped' });
+        if ((await this.interruptAttempt(trx, row, maxAttempts, at)) === 'failed') return exhausted();
+        status = 'accepted';
       }
+      const fence = () => trx('jobs').where({ id: jobId, attempts: n, status });
       if (n >= maxAttempts) {
         const last = await trx('job_attempts').where({ job_id: jobId, attempt: n }).first();
-        const message = `failed after ${n} attempt${n === 1 ? '' : 's'}: ${last?.error ?? 'the process running it stopped'}`;
+        const message = `failed after ${plural(n, 'attempt')}: ${last?.error ?? STOPPED}`;
         if ((await fence().update({ status: 'failed', message, finished_at: at, updated_at: at })) === 0) return { kind: 'skip', status: 'taken' };
         await this.refreshOrder(trx, Number(row.order_id), at);
-        return { kind: 'exhausted', job: (await this.withAttempts(trx, [await trx('jobs').where({ id: jobId }).first()]))[0]! };
+        return exhausted();
       }
       const claimed = await fence().update({ status: 'running', attempts: n + 1, progress: 0, message: `attempt ${n + 1} of ${maxAttempts} started`, started_at: row.started_at ?? at, updated_at: at });
       if (claimed === 0) return { kind: 'skip', status: 'taken' };
@@ -290,10 +310,38 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore, 
     await this.db.transaction(async (trx) => {
       const row = await this.lockedJob(trx, jobId);
       if (!row || !OPEN.includes(row.status as JobStatus)) return;
-      await trx('job_attempts').where({ job_id: jobId, outcome: 'running' }).update({ outcome: 'interrupted', ended_at: at, error: 'the process running this attempt stopped' });
+      await trx('job_attempts').where({ job_id: jobId, outcome: 'running' }).update({ outcome: 'interrupted', ended_at: at, error: STOPPED });
       await trx('jobs').where({ id: jobId }).update({ status: 'failed', message: `failed: ${reason}`, finished_at: at, updated_at: at });
       await this.refreshOrder(trx, Number(row.order_id), at);
     });
+  }
+
+  async holdLease(worker: string): Promise<boolean> {
+    return this.lease ? this.lease.hold(worker.slice(0, 200)) : true;
+  }
+
+  async interruptOrphanedAttempts(self: string, runsHere: (jobId: number) => boolean, maxAttempts: number) {
+    const me = self.slice(0, 200);
+    const open: Row[] = await this.db('jobs as j')
+      .join('job_attempts as a', (on) => on.on('a.job_id', '=', 'j.id').andOn('a.attempt', '=', 'j.attempts'))
+      .where('j.status', 'running')
+      .andWhere('a.outcome', 'running')
+      .select('j.id', 'j.attempts', 'a.worker')
+      .orderBy('j.id');
+    const requeued: { id: number; orderId: number; attempts: number }[] = [];
+    for (const r of open) {
+      const id = Number(r.id);
+      const worker = String(r.worker);
+      if (worker === me && runsHere(id)) continue;
+      const outcome = await this.db.transaction(async (trx) => {
+        const row = await this.lockedJob(trx, id);
+        if (!row || row.status !== 'running' || Number(row.attempts) !== Number(r.attempts)) return undefined;
+        if (worker !== me && !(await this.workerGone(trx, worker))) return undefined;
+        return { row, state: await this.interruptAttempt(trx, row, maxAttempts, now()) };
+      });
+      if (outcome?.state === 'accepted') requeued.push({ id, orderId: Number(outcome.row.order_id), attempts: Number(outcome.row.attempts) });
+    }
+    return requeued;
   }
 
   async unfinishedJobs(afterId: number, limit: number) {
@@ -332,6 +380,33 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore, 
   }
 
   // ---- helpers
+
+  /**
+   * Records the job's running attempt as interrupted (its process stopped): the job goes back to
+   * `accepted` for another attempt, or fails when that was its last. Fenced by the attempt number.
+   */
+  private async interruptAttempt(trx: Knex.Transaction, row: Row, maxAttempts: number, at: string): Promise<'accepted' | 'failed'> {
+    const n = Number(row.attempts);
+    await trx('job_attempts').where({ job_id: row.id, attempt: n, outcome: 'running' }).update({ outcome: 'interrupted', ended_at: at, error: STOPPED });
+    const final = n >= maxAttempts;
+    const message = final ? `failed after ${plural(n, 'attempt')}: ${STOPPED}` : `attempt ${n} of ${maxAttempts} was interrupted (${STOPPED}); queued again`;
+    await trx('jobs')
+      .where({ id: row.id, attempts: n, status: 'running' })
+      .update({ status: final ? 'failed' : 'accepted', progress: 0, message, ...(final ? { finished_at: at } : {}), updated_at: at });
+    await this.refreshOrder(trx, Number(row.order_id), at);
+    return final ? 'failed' : 'accepted';
+  }
+
+  /**
+   * Whether no live process holds `worker`'s lease. SQLite has no leases: one process runs the
+   * jobs of a SQLite datastore, so any worker but the caller is gone.
+   */
+  private async workerGone(trx: Knex.Transaction, worker: string): Promise<boolean> {
+    if (this.opts.kind !== 'postgres') return true;
+    const [sql, bindings] = leaseFree(this.opts.schema, worker);
+    const { rows } = await trx.raw(sql, bindings as Knex.RawBinding[]);
+    return rows[0]?.free === true;
+  }
 
   private async count(q: Knex.QueryBuilder): Promise<number> {
     const [row] = await q.clone().clearSelect().clearOrder().count<{ n: number | string }[]>({ n: '*' });

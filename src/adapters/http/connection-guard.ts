@@ -1,6 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIPv6, type Socket } from 'node:net';
 import type { Response } from 'restify';
+import { ConnectionSlots } from './connection-slots.js';
 import { toApiError } from './error-mapper.js';
 import { send } from './route.js';
 import { ExpectationFailedError, HeadersTooLargeError, MalformedRequestError, MethodNotAllowedError, RequestTimeoutError, TooManyConnectionsError, UriTooLongError } from './http-errors.js';
@@ -23,8 +24,9 @@ export interface ConnectionGuard {
 }
 
 /**
- * Bounds what connections can hold on Node's http server: total and per-peer connection caps,
- * head/request/keep-alive/idle timeouts, the request head size, and an ApiError answer (written
+ * Bounds what connections can hold on Node's http server: total and per-peer connection caps
+ * (at the total cap a connection serving no request gives its slot to a new one: see
+ * ConnectionSlots), head/request/keep-alive/idle timeouts, the request head size, and an ApiError answer (written
  * on the socket, since there is no response object) for everything Node's parser refuses.
  * Call before `listen` (Node reads the connection-check interval then).
  */
@@ -46,29 +48,28 @@ export function guardConnections(httpServer: Server, limits: ConnectionLimits): 
   server.shouldUpgradeCallback = () => false;
 
   const refusedSockets = new WeakSet<Socket>();
-  const perPeer = new Map<string, number>();
-  let open = 0;
+  const slots = new ConnectionSlots<Socket>(limits.maxConnections, limits.maxConnectionsPerPeer);
+  const refuse = (socket: Socket, err: TooManyConnectionsError) => {
+    refusedSockets.add(socket);
+    answerOnSocket(socket, err);
+  };
 
   server.on('connection', (socket: Socket) => {
-    const peer = peerKey(socket.remoteAddress);
-    const held = perPeer.get(peer) ?? 0;
-    let refusal: TooManyConnectionsError | undefined;
-    if (open >= limits.maxConnections) refusal = new TooManyConnectionsError('server', limits.maxConnections);
-    else if (held >= limits.maxConnectionsPerPeer) refusal = new TooManyConnectionsError('peer', limits.maxConnectionsPerPeer);
-    if (refusal) {
-      refusedSockets.add(socket);
-      answerOnSocket(socket, refusal);
+    const admission = slots.admit(socket, peerKey(socket.remoteAddress));
+    if (!admission.admitted) {
+      refuse(socket, new TooManyConnectionsError(admission.scope, admission.scope === 'peer' ? limits.maxConnectionsPerPeer : limits.maxConnections));
       return;
     }
-    open++;
-    perPeer.set(peer, held + 1);
-    socket.once('close', () => {
-      open--;
-      const left = (perPeer.get(peer) ?? 1) - 1;
-      if (left > 0) perPeer.set(peer, left);
-      else perPeer.delete(peer);
-    });
+    if (admission.evicted) refuse(admission.evicted, new TooManyConnectionsError('server', limits.maxConnections));
+    socket.once('close', () => slots.release(socket));
   });
+  // A request holds its connection's slot from its complete head until its response is done.
+  const serving = (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    slots.requestStarted(socket);
+    res.once('close', () => slots.requestEnded(socket));
+  };
+  for (const event of ['request', 'checkContinue', 'checkExpectation']) server.prependListener(event, serving);
 
   // Idle sockets close; a request whose handler is still computing is left alone (its cost is
   // bounded by the route), but a client that stops reading its response is cut off.
@@ -80,7 +81,7 @@ export function guardConnections(httpServer: Server, limits: ConnectionLimits): 
   });
 
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }, socket: Socket) => {
-    const error = refusedSockets.has(socket) ? undefined : parserError(err, limits);
+    const error = refusedSockets.has(socket) ? undefined : parserError(err, limits, slots.serving(socket));
     const res = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
     if (error && socket.writable && !res?.headersSent) answerOnSocket(socket, error);
     else socket.destroy();
@@ -121,13 +122,13 @@ export function answerOnSocket(socket: Socket, err: unknown): void {
 }
 
 /** The answer to a request Node's parser refused; undefined when nobody is left to answer. */
-function parserError(err: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }, limits: ConnectionLimits): Error | undefined {
+function parserError(err: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }, limits: ConnectionLimits, headComplete: boolean): Error | undefined {
   switch (err.code) {
     case 'ECONNRESET':
     case 'EPIPE':
       return undefined;
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new RequestTimeoutError(limits.requestTimeoutMs);
+      return headComplete ? new RequestTimeoutError('request', limits.requestTimeoutMs) : new RequestTimeoutError('head', Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs));
     case 'HPE_HEADER_OVERFLOW':
       return inRequestLine(err) ? new UriTooLongError(limits.maxUrlBytes) : new HeadersTooLargeError(limits.maxHeaderBytes);
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':

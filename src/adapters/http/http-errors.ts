@@ -24,8 +24,15 @@ export class InvalidBodyError extends HttpRefusal {
 }
 
 export class RequestTimeoutError extends HttpRefusal {
-  constructor(ms: number) {
-    super(408, 'Request timeout', `The request line, headers and body must arrive within ${ms} ms (server.headersTimeoutMs / server.requestTimeoutMs).`);
+  /** `head`: the request line and headers were late; `request`: the body was. */
+  constructor(part: 'head' | 'request', ms: number) {
+    super(
+      408,
+      'Request timeout',
+      part === 'head'
+        ? `The request line and headers must arrive within ${ms} ms of the connection opening or of the previous answer (server.headersTimeoutMs).`
+        : `The whole request, body included, must arrive within ${ms} ms (server.requestTimeoutMs).`,
+    );
   }
 }
 

@@ -9,6 +9,9 @@ import type { JobResults, ResultMeta } from '../../ports/job-results.js';
 /** Turns zone data into the bytes of a (Geo)Parquet file; the composition root hands in the zone-data encoder. */
 export type ZoneDataFileEncoder = (data: ZoneData) => Promise<Uint8Array>;
 
+/** A job's result file, or a temporary file of its write: the job id is group 1 or 2. */
+const JOB_FILE = /^(?:part-(\d+)\.parquet|\.part-(\d+)\..*\.tmp)$/;
+
 const isMissing = (err: unknown) => (err as NodeJS.ErrnoException)?.code === 'ENOENT';
 
 /** The zone-data encoder writes ZSTD (DuckDB); hyparquet decodes it with Node's zlib (Node 22.15+). */
@@ -92,17 +95,20 @@ export class FileJobResults implements JobResults {
     return { dggrsId: meta.dggrsId, zoneId: meta.zoneId, fields: meta.fields, depths, sources: meta.sources };
   }
 
-  async remove(orderId: number, jobId: number): Promise<void> {
-    await rm(this.file(orderId, jobId), { force: true });
-    // Leave no empty directories behind a dismissed order; a directory still in use stays.
-    await rmdir(this.dir(orderId)).catch(() => {});
-    await rmdir(path.dirname(this.dir(orderId))).catch(() => {});
-  }
-
-  async removeOrder(orderId: number): Promise<void> {
-    // A job still writing may add a file while the tree is removed (ENOTEMPTY): retry; the job
-    // removes its own file once it finds its order dismissed.
-    await rm(path.join(this.root, this.collectionId(orderId)), { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  async remove(orderId: number, jobIds: number[]): Promise<void> {
+    if (jobIds.length === 0) return;
+    const dir = this.dir(orderId);
+    const ids = new Set(jobIds);
+    // With the results, any temporary file a write cut short left (a job writing now removes its
+    // own file once it finds itself dismissed).
+    const doomed = (await readdir(dir).catch(() => [] as string[])).filter((n) => {
+      const m = JOB_FILE.exec(n);
+      return m !== null && ids.has(Number(m[1] ?? m[2]));
+    });
+    for (let i = 0; i < doomed.length; i += 64) await Promise.all(doomed.slice(i, i + 64).map((n) => rm(path.join(dir, n), { force: true })));
+    // Leave no empty directories behind; a directory still holding results stays.
+    await rmdir(dir).catch(() => {});
+    await rmdir(path.dirname(dir)).catch(() => {});
   }
 
   /** Temporary files of this job left by a process that stopped mid-write. */

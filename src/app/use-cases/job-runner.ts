@@ -39,6 +39,9 @@ export class JobRunner {
   private working = false;
   private recovered = false;
   private stopped = false;
+  private leaseRefused = false;
+  /** Deliveries this process is running, by job id (counted: a job may be delivered twice). */
+  private readonly runningHere = new Map<number, number>();
 
   constructor(
     private readonly store: JobLedger & Pick<OrderStore, 'getJob'>,
@@ -62,10 +65,21 @@ export class JobRunner {
     await this.queue.close(graceMs);
   }
 
-  /** Joins the queue and recovers until each succeeds once (the database may not be up or initialised yet), then sweeps. */
+  /**
+   * Takes this process's lease (before any job is claimed under its name), puts back the jobs of
+   * processes that are gone, joins the queue and recovers until each succeeds once (the database
+   * may not be up or initialised yet); then, at every sweep, renews the lease, puts back jobs
+   * again, and queues jobs that never reached the queue.
+   */
   private async tick(): Promise<void> {
     if (this.stopped) return;
     try {
+      const leased = await this.store.holdLease(this.opts.worker);
+      if (!leased && !this.leaseRefused) this.log.warn({ worker: this.opts.worker }, 'another live process runs jobs under this name; its attempts and ours look alike');
+      this.leaseRefused = !leased;
+      // Before joining the queue, which may take a while to start (pg-boss): a restart puts back
+      // what its predecessor left at once.
+      const orphans = await this.interruptOrphans();
       if (!this.working) {
         await this.queue.work(
           (d) => this.run(d),
@@ -76,6 +90,8 @@ export class JobRunner {
       if (!this.recovered) {
         await this.recover();
         this.recovered = true;
+      } else if (!this.queue.durable) {
+        for (const j of orphans) await this.queue.enqueue([{ jobId: j.id, orderId: j.orderId }], { delayMs: this.backoff(j.attempts) });
       }
       await this.sweep();
     } catch (err) {
@@ -84,8 +100,19 @@ export class JobRunner {
   }
 
   /**
-   * A queue that forgets on restart gets every unfinished job again: accepted ones at once,
-   * those that were running when the process stopped after the backoff their attempts earned.
+   * Attempts whose process is gone (killed, crashed, its machine lost) are recorded interrupted and
+   * their jobs put back to `accepted` as soon as this process starts or sweeps, rather than when a
+   * queue delivers them again: a job never shows `running` while nothing runs it.
+   */
+  private async interruptOrphans() {
+    const orphans = await this.store.interruptOrphanedAttempts(this.opts.worker, (jobId) => this.runningHere.has(jobId), this.opts.maxAttempts);
+    if (orphans.length > 0) this.log.info({ jobs: orphans.length }, 'attempts of stopped processes recorded as interrupted');
+    return orphans;
+  }
+
+  /**
+   * A queue that forgets on restart gets every unfinished job again: fresh ones at once, those
+   * that had attempts after the backoff their attempts earned.
    */
   private async recover(): Promise<void> {
     if (this.queue.durable) return;
@@ -93,12 +120,11 @@ export class JobRunner {
     for (;;) {
       const page = await this.store.unfinishedJobs(after, 1000);
       if (page.length === 0) return;
-      const fresh = page.filter((j) => j.status === 'accepted').map((j) => ({ jobId: j.id, orderId: j.orderId }));
-      await this.queue.enqueue(fresh);
-      for (const j of page.filter((p) => p.status === 'running')) {
+      await this.queue.enqueue(page.filter((j) => j.attempts === 0).map((j) => ({ jobId: j.id, orderId: j.orderId })));
+      for (const j of page.filter((p) => p.attempts > 0)) {
         await this.queue.enqueue([{ jobId: j.id, orderId: j.orderId }], { delayMs: this.backoff(j.attempts) });
       }
-      if (page.length > 0) this.log.info({ jobs: page.length }, 'unfinished jobs queued again');
+      this.log.info({ jobs: page.length }, 'unfinished jobs queued again');
       after = page[page.length - 1]!.id;
     }
   }
@@ -120,6 +146,19 @@ export class JobRunner {
 
   /** One delivery. Resolves when the job needs no further delivery; throws to have the queue retry. */
   async run(delivery: Delivery): Promise<void> {
+    const jobId = delivery.job.jobId;
+    // Counted before the claim: from the claim on, this process's sweep must see the attempt as its own.
+    this.runningHere.set(jobId, (this.runningHere.get(jobId) ?? 0) + 1);
+    try {
+      await this.attempt(delivery);
+    } finally {
+      const left = this.runningHere.get(jobId)! - 1;
+      if (left > 0) this.runningHere.set(jobId, left);
+      else this.runningHere.delete(jobId);
+    }
+  }
+
+  private async attempt(delivery: Delivery): Promise<void> {
     const claim = await this.store.claimJob(delivery.job.jobId, this.opts.worker, this.opts.maxAttempts);
     if (claim.kind === 'exhausted') this.log.warn({ job: claim.job.id, message: claim.job.message }, 'job failed: attempts used up');
     if (claim.kind !== 'run') return;
@@ -136,11 +175,11 @@ export class JobRunner {
       const bytes = await this.results.write(job.orderId, job.id, data);
       await step(95, 'recording the result');
       const done = await this.store.completeJob(job.id, attempt, { fields: data.fields, sources: data.sources, rows, bytes });
-      if (!done) await this.lost(job);
+      if (!done) throw new JobLost('no longer held');
     } catch (err) {
       if (err instanceof JobLost || delivery.signal.aborted) {
         // Still held: the queue stopped this delivery (shutdown); the attempt ends and the job goes
-        // back to the queue. Not held: dismissed or taken over; nothing more to record.
+        // back to the queue. Not held: see lost().
         const final = attempt >= this.opts.maxAttempts;
         if (await this.store.failAttempt(job.id, attempt, 'the worker stopped during the attempt', final)) {
           if (!final) throw err;
@@ -158,10 +197,16 @@ export class JobRunner {
     }
   }
 
-  /** The attempt no longer holds the job: if the job was dismissed, its file must not outlive the order. */
+  /**
+   * The attempt no longer holds the job. Dismissed: its file must not outlive the dismissal.
+   * Back to `accepted` (another process took this one for gone, its lease lost for a moment): the
+   * queue must deliver the job again, since this delivery ends here. Held by another attempt, or
+   * final: nothing more to do.
+   */
   private async lost(job: Job): Promise<void> {
     const now = await this.store.getJob(job.orderId, job.id);
-    if (!now || now.status === 'dismissed') await this.results.remove(job.orderId, job.id);
+    if (!now || now.status === 'dismissed') await this.results.remove(job.orderId, [job.id]);
+    if (now?.status === 'accepted') throw new JobLost('the attempt was taken for interrupted; the job runs again');
   }
 
   private async compute(job: Job): Promise<ZoneData> {

@@ -1,11 +1,12 @@
-import type { ConceptStore, DatastoreAdmin, Job, JobLedger, JobSpec, JobStatus, Order, OrderStore, Paged } from '../../ports/datastore.js';
+import type { ConceptStore, Job, JobLedger, JobSpec, JobStatus, Order, OrderStore, Paged } from '../../ports/datastore.js';
+import type { DatastoreReadiness } from '../datastore-readiness.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { JobQueue } from '../../ports/job-queue.js';
 import type { JobResults } from '../../ports/job-results.js';
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { ZoneData } from '../../domain/zone-data.js';
 import type { ZoneDataService } from './zone-data-service.js';
-import { AppError, DatastoreNotInitializedError, NotFoundError, TooManyRequestsError, ValidationError } from '../errors.js';
+import { AppError, NotFoundError, TooManyRequestsError, ValidationError } from '../errors.js';
 
 export interface OrderRequest {
   title?: string;
@@ -49,7 +50,7 @@ export class OrdersService {
   constructor(
     private readonly store: OrderStore,
     private readonly ledger: Pick<JobLedger, 'markQueued'>,
-    private readonly admin: DatastoreAdmin,
+    private readonly readiness: Pick<DatastoreReadiness, 'check'>,
     private readonly concepts: ConceptStore,
     private readonly grids: GridRegistry,
     private readonly zoneData: Pick<ZoneDataService, 'fields' | 'collection'>,
@@ -134,7 +135,10 @@ export class OrdersService {
     return { order: created, jobs: records };
   }
 
-  /** Dismisses the order: queued jobs never start, running ones stop at their next step, results are removed. */
+  /**
+   * Dismisses the order: queued jobs never start, running ones stop at their next step and leave
+   * no result; jobs already finished keep their state and results.
+   */
   async dismiss(owner: string, id: number): Promise<OrderWithJobs> {
     await this.ready();
     const dismissed = await this.store.dismissOrder(owner, id);
@@ -145,7 +149,7 @@ export class OrdersService {
       // Workers check the job's status at every step; a delivery the queue still makes finds it dismissed.
       this.log?.warn({ err, order: id }, 'queue cancel failed; workers will skip the dismissed jobs');
     }
-    await this.results.removeOrder(id);
+    await this.results.remove(id, dismissed.jobIds);
     return this.get(owner, id);
   }
 
@@ -232,7 +236,7 @@ export class OrdersService {
     return new NotFoundError('Order not found', 'List your orders at /orders.');
   }
 
-  private async ready(): Promise<void> {
-    if (!(await this.admin.status()).initialized) throw new DatastoreNotInitializedError();
+  private ready(): Promise<void> {
+    return this.readiness.check();
   }
 }

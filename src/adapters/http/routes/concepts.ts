@@ -4,17 +4,15 @@ import { defineRoute, json } from '../route.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
 import { formatParam, queryInteger } from '../schemas/query.js';
-import { DatastoreNotInitializedError, NotFoundError } from '../../../app/errors.js';
+import { NotFoundError } from '../../../app/errors.js';
 import type { RouteModule } from '../route-module.js';
-import type { ConceptStore, DatastoreAdmin } from '../../../ports/datastore.js';
+import type { ConceptStore } from '../../../ports/datastore.js';
 
 const FORMATS = ['json', 'html'] as const;
 
 /** The taxonomy of concepts tied to collections and processing settings. */
-export function conceptRoutes(store: ConceptStore, admin: DatastoreAdmin): RouteModule {
-  const ready = async () => {
-    if (!(await admin.status()).initialized) throw new DatastoreNotInitializedError();
-  };
+/** `ready` throws (503) until the datastore is initialised. */
+export function conceptRoutes(store: ConceptStore, ready: () => Promise<void>): RouteModule {
   return {
     routes: [
       defineRoute({

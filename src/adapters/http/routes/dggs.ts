@@ -1,8 +1,8 @@
-import type { Readable } from 'node:stream';
 import { z } from '../schemas/zod.js';
 import { CollectionIdParam, type Link, type LinkTemplate } from '../schemas/common.js';
 import { DggrsIdParam, DggrsIdResponse, DggsResponse, GeoJsonFeature, ZoneIdParam, ZoneIdResponse, ZonesResponse } from '../schemas/dggs.js';
-import { bodyBytes, defineRoute, json, type AnyRoute, type Reply } from '../route.js';
+import { defineRoute, json, type AnyRoute, type Reply } from '../route.js';
+import { KeptReplies } from '../kept-replies.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
 import { zoneSvgMap } from '../html/zone-svg.js';
@@ -18,7 +18,6 @@ import type { Links } from '../links.js';
 import type { RouteModule } from '../route-module.js';
 import { MAX_EDGE_ZONES, MAX_ZONES_PER_QUERY, type ZoneListPage, type ZonesService } from '../../../app/use-cases/zones-service.js';
 import type { Dggrs, Stepped, ZoneDescription } from '../../../domain/dggrs/dggrs.js';
-import { ByteLru } from '../../../domain/byte-lru.js';
 import type { Collection } from '../../../domain/collection.js';
 import type { ZoneDataService, ZoneQueryScope } from '../../../app/use-cases/zone-data-service.js';
 import { BadRequestError, NotAcceptableError } from '../../../app/errors.js';
@@ -196,7 +195,7 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics, zoneIn
   const forms: { scoped: boolean }[] = [{ scoped: false }, { scoped: true }];
   const routes: AnyRoute[] = [];
   // A grid's zone info (no collection) depends on the request alone: its encoded answers are kept.
-  const infoCache = zoneInfoCacheBytes > 0 ? new ByteLru<string, Reply & { body: Buffer }>(zoneInfoCacheBytes) : undefined;
+  const infoCache = zoneInfoCacheBytes > 0 ? new KeptReplies(zoneInfoCacheBytes) : undefined;
 
   const scopeOf = (params: { collection_id?: string }): Scope => {
     if (params.collection_id === undefined) return { prefix: '' };
@@ -379,14 +378,7 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics, zoneIn
           const refined = query['refined-geometry'] ?? true;
           const answer = () => zoneInfo(service, scope, params.dggrs_id, params.zone_id, refined, links, format, stats);
           if (scope.collection || !infoCache) return answer();
-          const key = `${links.baseUrl}\n${format}\n${refined}\n${params.dggrs_id}\n${params.zone_id}`;
-          let reply = infoCache.get(key);
-          if (!reply) {
-            const made = await answer();
-            reply = { ...made, body: bodyBytes(made.body as Exclude<Reply['body'], Readable>) };
-            infoCache.set(key, reply, reply.body.length + 2 * key.length + CACHE_ENTRY_OVERHEAD);
-          }
-          return reply;
+          return infoCache.get(`${links.baseUrl}\n${format}\n${refined}\n${params.dggrs_id}\n${params.zone_id}`, answer);
         },
       }),
     );
@@ -402,9 +394,6 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics, zoneIn
     conformance: [CONF.dggsCore, CONF.dggsRoot, CONF.dggsCollection, CONF.dggsZoneQuery, CONF.dggsZoneHtml, CONF.dggsZoneGeojson, CONF.dggsZoneUint64, CONF.dggsZoneQueryCql2Filter],
   };
 }
-
-/** What a kept zone info answer costs beyond its bytes and key (the entry, its headers). */
-const CACHE_ENTRY_OVERHEAD = 256;
 
 async function zoneInfo(service: ZonesService, scope: Scope, gridId: string, zoneId: string, refined: boolean, links: Links, format: Format, stats?: ZoneStatistics): Promise<Reply> {
   const grid = service.grid(gridId);

@@ -169,7 +169,7 @@ export function orderRoutes(service: OrdersService, ownerOf: (req: Request) => s
         path: '/orders/{order_id}',
         operationId: 'dismissOrder',
         summary: 'Dismiss an order',
-        description: 'Jobs not yet started never start, running ones stop at their next step, and the results are removed. Answers the dismissed order; dismissing again answers the same.',
+        description: 'Jobs not yet started never start and running ones stop at their next step, leaving no result; jobs already finished keep their state and results, and an order already finished stays as it is. Answers the order; dismissing again answers the same.',
         params,
         responses: responses({ description: 'The dismissed order', schema: OrderResponse }, [401, 404, 422, 503]),
         handler: async ({ params: p, links, req }) => {

@@ -4,19 +4,20 @@ import path from 'node:path';
 import { z } from '../schemas/zod.js';
 import { RootResponse, ConformanceResponse } from '../schemas/collections.js';
 import { defineRoute, json } from '../route.js';
+import { KeptReplies } from '../kept-replies.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
 import { formatParam } from '../schemas/query.js';
 import { CONF } from '../conformance-classes.js';
 import { OPENAPI_31, openApiMediaType } from '../openapi/media-type.js';
-import { DatastoreNotInitializedError, NotFoundError } from '../../../app/errors.js';
+import { NotFoundError } from '../../../app/errors.js';
 import type { RouteModule } from '../route-module.js';
-import type { DatastoreAdmin } from '../../../ports/datastore.js';
 
 export interface ServiceRouteDeps {
   title: string;
   description: string;
-  datastore: DatastoreAdmin;
+  /** Throws (503) until the datastore is initialised. */
+  ready: () => Promise<void>;
   conformance: () => string[];
   openApi: () => object | Promise<object>;
 }
@@ -29,8 +30,15 @@ const SWAGGER_ASSETS: Record<string, string> = {
   'favicon-32x32.png': 'image/png',
 };
 
+/** Landing pages and conformance declarations kept encoded, per base URL and format. */
+const KEPT_BYTES = 1024 * 1024;
+
 /** Landing page, conformance declaration and the API document with its offline viewer. */
 export function serviceRoutes(deps: ServiceRouteDeps): RouteModule {
+  // Both answers depend only on the base URL and the format (the conformance classes are fixed
+  // once the routes are assembled): each is built and encoded once.
+  const kept = new KeptReplies(KEPT_BYTES);
+
   const landing = defineRoute({
     method: 'get',
     path: '/',
@@ -40,7 +48,7 @@ export function serviceRoutes(deps: ServiceRouteDeps): RouteModule {
     query: z.object({ f: formatParam(['json', 'html']) }),
     formats: ['json', 'html'],
     responses: responses({ description: 'Links to the API capabilities', schema: RootResponse, formats: ['json', 'html'] }, [406]),
-    handler: async ({ links, format }) => {
+    handler: ({ links, format }) => kept.get(`/\n${format}\n${links.baseUrl}`, () => {
       const body = {
         title: deps.title,
         description: deps.description,
@@ -58,7 +66,7 @@ export function serviceRoutes(deps: ServiceRouteDeps): RouteModule {
       };
       if (format === 'html') return renderHtml('landing', { ...body, title: deps.title, crumbs: [['Home', links.href('/')]] });
       return json(body);
-    },
+    }),
   });
 
   const conformance = defineRoute({
@@ -71,12 +79,15 @@ export function serviceRoutes(deps: ServiceRouteDeps): RouteModule {
     formats: ['json', 'html'],
     responses: responses({ description: 'The conformance classes', schema: ConformanceResponse, formats: ['json', 'html'] }, [406, 503]),
     handler: async ({ links, format }) => {
-      if (!(await deps.datastore.status()).initialized) throw new DatastoreNotInitializedError();
-      const conformsTo = deps.conformance();
-      if (format === 'html') {
-        return renderHtml('conformance', { title: 'Conformance', crumbs: [['Home', links.href('/')], ['Conformance', '']], conformsTo, links: links.selfAndAlternates('/conformance', format, ['json', 'html']) });
-      }
-      return json({ conformsTo });
+      await deps.ready();
+      // The JSON answer names no URL: one for every base URL.
+      return kept.get(`/conformance\n${format}\n${format === 'html' ? links.baseUrl : ''}`, () => {
+        const conformsTo = deps.conformance();
+        if (format === 'html') {
+          return renderHtml('conformance', { title: 'Conformance', crumbs: [['Home', links.href('/')], ['Conformance', '']], conformsTo, links: links.selfAndAlternates('/conformance', format, ['json', 'html']) });
+        }
+        return json({ conformsTo });
+      });
     },
   });
 
