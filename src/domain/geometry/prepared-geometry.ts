@@ -9,6 +9,7 @@ import { BoxIndex } from './box-index.js';
 import type { Geometry } from './geojson.js';
 import { distToSegment, interiorPoint, isOpen, lineAndPointLoc, locate, near, parts, type Loc, type Parts, type Pt } from './planar-parts.js';
 import { RingParity } from './ring-parity.js';
+import type { StepMeter } from './spatial-work.js';
 
 /** Geometries with fewer vertices locate points by the plain method (it is as fast for them). */
 const LOCATE_INDEX_MIN_VERTICES = 16;
@@ -102,6 +103,8 @@ export class PreparedGeometry {
       if (ip) this.classes.interior.push(add(Kind.Interior, g, 0, 0, ip));
       return ip;
     });
+    this.onRing = new Uint32Array(rings);
+    this.nearLine = new Uint32Array(p.lines.length);
     this.kind = Uint8Array.from(kind);
     [this.g, this.r, this.v] = [0, 1, 2].map((k) => Uint32Array.from(refs.filter((_, i) => i % 3 === k))) as [Uint32Array, Uint32Array, Uint32Array];
     this.boxes = Float64Array.from(boxes);
@@ -119,10 +122,11 @@ export class PreparedGeometry {
   }
 
   /** The pieces whose envelope meets the box (a new array). */
-  private search(box: Box): number[] {
+  private search(box: Box, meter: StepMeter): number[] {
     const out: number[] = [];
     if (this.index) this.index.search(box[0], box[1], box[2], box[3], out);
     else for (let i = 0; i < this.kind.length; i++) if (this.meets(i, box)) out.push(i);
+    meter.spend(out.length + 1);
     return out;
   }
 
@@ -159,11 +163,11 @@ export class PreparedGeometry {
    * `clear` when no point, line or ring edge of this geometry meets the box: then every point
    * of the box has one and the same location in it.
    */
-  sources(box: Box): { sources: Source[]; clear: boolean } {
+  sources(box: Box, meter: StepMeter): { sources: Source[]; clear: boolean } {
     const sources: Source[] = [];
     const met = { area: 0, other: 0 };
     let clear = true;
-    for (const i of this.search(box)) {
+    for (const i of this.search(box, meter)) {
       const k = this.kind[i]!;
       if (k === Kind.RingBox || k === Kind.Interior) continue;
       clear = false;
@@ -180,9 +184,9 @@ export class PreparedGeometry {
   }
 
   /** Interior points of the polygons (as `interiorPoint`) that lie in the box, and one more outside it if there is one. */
-  interiorPoints(box: Box): Pt[] {
+  interiorPoints(box: Box, meter: StepMeter): Pt[] {
     const out: Pt[] = [];
-    for (const i of this.search(box)) if (this.kind[i] === Kind.Interior) out.push(this.interiors[this.g[i]!]!);
+    for (const i of this.search(box, meter)) if (this.kind[i] === Kind.Interior) out.push(this.interiors[this.g[i]!]!);
     if (out.length < this.classes.interior.length) {
       const outside = this.classes.interior.find((i) => !this.meets(i, box));
       if (outside !== undefined) out.push(this.interiors[this.g[outside]!]!);
@@ -194,10 +198,10 @@ export class PreparedGeometry {
    * The vertices, and the edges (as `edges` in planar-parts.ts: c, d pairs), of the pieces
    * meeting the box: all that can meet a segment inside it.
    */
-  candidates(box: Box): { vertices: Pt[]; edges: Pt[] } {
+  candidates(box: Box, meter: StepMeter): { vertices: Pt[]; edges: Pt[] } {
     const vertices: Pt[] = [];
     const edges: Pt[] = [];
-    for (const i of this.search(box)) {
+    for (const i of this.search(box, meter)) {
       const k = this.kind[i]!;
       const v = this.v[i]!;
       if (k === Kind.Point) vertices.push(this.parts.points[this.g[i]!]!);
@@ -214,13 +218,20 @@ export class PreparedGeometry {
     return { vertices, edges };
   }
 
-  /** Scratch for `locate` (it does not nest). */
+  /** Scratch for `locate` (it does not nest): the pieces found, and per ring and line the last call that found p on or near it. */
   private readonly hits: number[] = [];
+  private readonly onRing: Uint32Array;
+  private readonly nearLine: Uint32Array;
+  private mark = 0;
 
   /** Location of p, as `locate` in planar-parts.ts. */
-  locate(p: Pt, eps: number): Loc {
-    if (this.parts.vertices < LOCATE_INDEX_MIN_VERTICES || !this.index) return locate(p, this.parts, eps);
-    const onRing: number[] = [];
+  locate(p: Pt, eps: number, meter: StepMeter): Loc {
+    if (this.parts.vertices < LOCATE_INDEX_MIN_VERTICES || !this.index) {
+      meter.spend(this.parts.vertices + 1);
+      return locate(p, this.parts, eps);
+    }
+    // Marks of this call: rings p is on, lines near p.
+    const mark = ++this.mark;
     const aroundRings: number[] = [];
     const nearLines: number[] = [];
     let onLine = false;
@@ -229,6 +240,7 @@ export class PreparedGeometry {
     const hits = this.hits;
     hits.length = 0;
     this.index.search(p[0] - r, p[1] - r, p[0] + r, p[1] + r, hits);
+    meter.spend(hits.length + 1);
     for (const i of hits) {
       const k = this.kind[i]!;
       const g = this.g[i]!;
@@ -236,10 +248,11 @@ export class PreparedGeometry {
       if (k === Kind.RingEdge || k === Kind.RingClose) {
         const ring = this.ring(i);
         // `ringLoc` measures edge i from ring[i] to ring[i - 1], edge 0 from ring[0] to the last vertex.
-        if (distToSegment(p, ring[v]!, ring[v === 0 ? ring.length - 1 : v - 1]!) <= eps) onRing.push(this.ringBase[g]! + this.r[i]!);
+        if (distToSegment(p, ring[v]!, ring[v === 0 ? ring.length - 1 : v - 1]!) <= eps) this.onRing[this.ringBase[g]! + this.r[i]!] = mark;
       } else if (k === Kind.RingBox) aroundRings.push(this.ringBase[g]! + this.r[i]!);
       else if (k === Kind.LineEdge) {
-        if (!nearLines.includes(g)) nearLines.push(g);
+        if (this.nearLine[g] !== mark) nearLines.push(g);
+        this.nearLine[g] = mark;
         const line = this.parts.lines[g]!;
         if (distToSegment(p, line[v - 1]!, line[v]!) <= eps) onLine = true;
       } else if (k === Kind.Point) onPoint ||= near(p, this.parts.points[g]!, eps);
@@ -252,9 +265,9 @@ export class PreparedGeometry {
       const base = this.ringBase[polygon]!;
       let l: Loc = 'exterior';
       if (aroundRings[k] === base) {
-        l = this.ringLoc(p, base, polygon, onRing);
+        l = this.ringLoc(p, base, polygon, mark, meter);
         for (let h = k + 1; l === 'interior' && h < aroundRings.length && this.polygonOfRing(aroundRings[h]!) === polygon; h++) {
-          const hole = this.ringLoc(p, aroundRings[h]!, polygon, onRing);
+          const hole = this.ringLoc(p, aroundRings[h]!, polygon, mark, meter);
           if (hole === 'boundary') l = 'boundary';
           else if (hole === 'interior') l = 'exterior';
         }
@@ -282,11 +295,11 @@ export class PreparedGeometry {
     return lo;
   }
 
-  private ringLoc(p: Pt, ringId: number, polygon: number, onRing: number[]): Loc {
-    if (onRing.includes(ringId)) return 'boundary';
+  private ringLoc(p: Pt, ringId: number, polygon: number, mark: number, meter: StepMeter): Loc {
+    if (this.onRing[ringId] === mark) return 'boundary';
     let parity = this.parities.get(ringId);
     if (!parity) this.parities.set(ringId, (parity = new RingParity(this.parts.polygons[polygon]![ringId - this.ringBase[polygon]!]!, this.parts.eps)));
-    return parity.inside(p) ? 'interior' : 'exterior';
+    return parity.inside(p, meter) ? 'interior' : 'exterior';
   }
 }
 

@@ -30,12 +30,14 @@
 import type { Geometry, Position } from './geojson.js';
 import { allVertices, distToSegment, edges, flat, interiorPoint, locate, parts, xy, type Loc, type Parts, type Pt } from './planar-parts.js';
 import { PreparedGeometry, type Box, type Source } from './prepared-geometry.js';
+import { StepMeter } from './spatial-work.js';
 
 /**
  * Parameters along a-b (0..1) where the other geometry's edges or vertices meet it, given
  * (at least) those of its vertices and edges (c, d pairs) that can.
  */
-function cuts(a: Pt, b: Pt, eps: number, vertices: readonly Pt[], edges: readonly Pt[]): number[] {
+function cuts(a: Pt, b: Pt, eps: number, vertices: readonly Pt[], edges: readonly Pt[], meter?: StepMeter): number[] {
+  meter?.spend(vertices.length + edges.length / 2 + 1);
   const ts = [0, 1];
   const r: Pt = [b[0] - a[0], b[1] - a[1]];
   const len2 = r[0] * r[0] + r[1] * r[1];
@@ -164,24 +166,29 @@ function relationOf(a: Parts, b: Parts, sa: Sample[], sb: Sample[], aIn: Loc[], 
   };
 }
 
-/** The exhaustive method: every sample of each geometry against the whole other. */
-function relation(ga: Geometry, gb: Geometry): Relation | undefined {
+/** The exhaustive method: every sample of each geometry against the whole other (steps counted when a meter is given). */
+function relation(ga: Geometry, gb: Geometry, meter?: StepMeter): Relation | undefined {
   const a = parts(ga);
   const b = parts(gb);
   if (a.dim < 0 || b.dim < 0) return undefined;
   const eps = Math.max(a.eps, b.eps);
   const sampled = (g: Parts, other: Parts) => {
     const [vertices, segments] = [[...allVertices(other)], [...edges(other)].flat()];
+    const at = (p: Pt, h: Parts): Loc => {
+      meter?.spend(h.vertices + 1);
+      return locate(p, h, eps);
+    };
     return samples(
       allSources(g),
-      (p) => locate(p, g, eps),
-      (p) => locate(p, other, eps),
-      (x, y) => cuts(x, y, eps, vertices, segments),
+      (p) => at(p, g),
+      (p) => at(p, other),
+      (x, y) => cuts(x, y, eps, vertices, segments, meter),
     );
   };
   const inside = (g: Parts, other: Parts): Loc[] =>
     g.polygons.map((poly) => {
       const p = interiorPoint(poly);
+      meter?.spend(poly.reduce((n, r) => n + r.length, 0) + other.vertices + 1);
       return p ? locate(p, other, eps) : 'boundary';
     });
   return relationOf(a, b, sampled(a, b), sampled(b, a), inside(a, b), inside(b, a));
@@ -197,26 +204,26 @@ const grow = (box: Box | undefined, m: number): Box => (box ? [box[0] - m, box[1
  * polygon interior point there its location) in the other's exterior, where they can only tell
  * that some sample lies outside: one of them stands for all (see `PreparedGeometry.sources`).
  */
-function indexedRelationOf(pa: PreparedGeometry, pb: PreparedGeometry): Relation | undefined {
+function indexedRelationOf(pa: PreparedGeometry, pb: PreparedGeometry, meter: StepMeter): Relation | undefined {
   const [a, b] = [pa.parts, pb.parts];
   if (a.dim < 0 || b.dim < 0) return undefined;
   const eps = Math.max(a.eps, b.eps);
   const m = 4 * eps;
-  const [nearA, nearB] = [pa.sources(grow(pb.envelope, m)), pb.sources(grow(pa.envelope, m))];
+  const [nearA, nearB] = [pa.sources(grow(pb.envelope, m), meter), pb.sources(grow(pa.envelope, m), meter)];
   /** Samples of g; `clear`: no linework of the other comes near g, so one location in it holds for all of them. */
   const sampled = (g: PreparedGeometry, own: { sources: Source[] }, other: PreparedGeometry, clear: boolean) => {
     let there: Loc | undefined;
     return samples(
       own.sources,
-      (p) => g.locate(p, eps),
-      clear ? (p) => (there ??= other.locate(p, eps)) : (p) => other.locate(p, eps),
+      (p) => g.locate(p, eps, meter),
+      clear ? (p) => (there ??= other.locate(p, eps, meter)) : (p) => other.locate(p, eps, meter),
       (x, y) => {
-        const near = other.candidates(grow([Math.min(x[0], y[0]), Math.min(x[1], y[1]), Math.max(x[0], y[0]), Math.max(x[1], y[1])], m));
-        return cuts(x, y, eps, near.vertices, near.edges);
+        const near = other.candidates(grow([Math.min(x[0], y[0]), Math.min(x[1], y[1]), Math.max(x[0], y[0]), Math.max(x[1], y[1])], m), meter);
+        return cuts(x, y, eps, near.vertices, near.edges, meter);
       },
     );
   };
-  const inside = (g: PreparedGeometry, other: PreparedGeometry): Loc[] => g.interiorPoints(grow(other.envelope, m)).map((p) => other.locate(p, eps));
+  const inside = (g: PreparedGeometry, other: PreparedGeometry): Loc[] => g.interiorPoints(grow(other.envelope, m), meter).map((p) => other.locate(p, eps, meter));
   return relationOf(a, b, sampled(pa, nearA, pb, nearB.clear), sampled(pb, nearB, pa, nearA.clear), inside(pa, pb), inside(pb, pa));
 }
 
@@ -235,21 +242,22 @@ const INDEXED_MIN_VERTICES = 16;
 
 /**
  * Whether `relation(a, b)` holds. Empty geometries are disjoint from everything and take
- * part in no other relation.
+ * part in no other relation. Throws SpatialWorkError (spatial-work.ts) past MAX_RELATION_STEPS.
  */
 export function spatialRelation(rel: SpatialRelation, a: Geometry, b: Geometry): boolean {
+  const meter = new StepMeter();
   if (Math.max(parts(a).vertices, parts(b).vertices) >= INDEXED_MIN_VERTICES) {
     const [pa, pb] = [PreparedGeometry.of(a), PreparedGeometry.of(b)];
-    if (pa.indexable && pb.indexable) return holds(rel, indexedRelationOf(pa, pb));
+    if (pa.indexable && pb.indexable) return holds(rel, indexedRelationOf(pa, pb, meter));
   }
   const fast = a.type === 'Point' ? clearPointRelation(rel, a.coordinates, b, true) : b.type === 'Point' ? clearPointRelation(rel, b.coordinates, a, false) : undefined;
-  return fast ?? exhaustiveRelation(rel, a, b);
+  return fast ?? holds(rel, relation(a, b, meter));
 }
 
 /** The relation by the indexed method whatever the sizes (the exhaustive one for coordinates it does not take); for tests. */
 export function indexedRelation(rel: SpatialRelation, a: Geometry, b: Geometry): boolean {
   const [pa, pb] = [PreparedGeometry.of(a), PreparedGeometry.of(b)];
-  return pa.indexable && pb.indexable ? holds(rel, indexedRelationOf(pa, pb)) : exhaustiveRelation(rel, a, b);
+  return pa.indexable && pb.indexable ? holds(rel, indexedRelationOf(pa, pb, new StepMeter())) : exhaustiveRelation(rel, a, b);
 }
 
 /**
@@ -284,7 +292,7 @@ function clearPointRelation(rel: SpatialRelation, position: Position, other: Geo
   }
 }
 
-/** The relation by the general method (see the module comment). */
+/** The relation by the general method (see the module comment), its steps not counted: the reference for tests. */
 export function exhaustiveRelation(rel: SpatialRelation, a: Geometry, b: Geometry): boolean {
   return holds(rel, relation(a, b));
 }

@@ -14,6 +14,7 @@
  */
 import { BoxIndex } from './box-index.js';
 import { crossesRay, distToSegment, type Pt } from './planar-parts.js';
+import type { StepMeter } from './spatial-work.js';
 
 /** Rings with fewer edges take the plain ray. */
 const MIN_EDGES = 32;
@@ -77,22 +78,26 @@ export class RingParity {
   }
 
   /** Whether p is inside the ring by the even-odd rule; p must not be within the tolerance of it. */
-  inside(p: Pt): boolean {
+  inside(p: Pt, meter: StepMeter): boolean {
     const hits = this.hits;
     hits.length = 0;
     if (!this.index) {
       for (let i = 0; i < this.ring.length; i++) hits.push(i);
+      meter.spend(hits.length);
       return this.ray(p, Infinity);
     }
     const c = lowerBound(this.columns, p[0]);
     const x = this.columns[c]!;
     const blocked = x !== Infinity && this.edgeNear([x, p[1]]);
+    meter.spend(hits.length + 1);
     hits.length = 0;
     if (blocked) {
       this.index.search(p[0], p[1], Infinity, p[1], hits);
+      meter.spend(hits.length);
       return this.ray(p, Infinity);
     }
     this.index.search(p[0], p[1], x, p[1], hits);
+    meter.spend(hits.length);
     return (lowerBound(this.crossings[c]!, p[1]) % 2 === 1) !== this.ray(p, x);
   }
 

@@ -11,6 +11,7 @@ import type { Geometry, Position } from '../../../src/domain/geometry/geojson.js
 import { exhaustiveRelation, indexedRelation, spatialRelation, type SpatialRelation } from '../../../src/domain/geometry/relate.js';
 import { RingParity } from '../../../src/domain/geometry/ring-parity.js';
 import { ringLoc, type Pt } from '../../../src/domain/geometry/planar-parts.js';
+import { SpatialWorkError, StepMeter } from '../../../src/domain/geometry/spatial-work.js';
 
 const RELATIONS: SpatialRelation[] = ['intersects', 'disjoint', 'equals', 'within', 'contains', 'touches', 'overlaps', 'crosses'];
 
@@ -166,7 +167,7 @@ describe('geometry: the indexed relation (prepared geometries) answers as the ex
           const p: Pt = [x, y];
           const plain = ringLoc(p, ring, 1e-9 * 21);
           if (plain === 'boundary') continue;
-          expect(parity.inside(p), `(${x}, ${y})`).to.equal(plain === 'interior');
+          expect(parity.inside(p, new StepMeter()), `(${x}, ${y})`).to.equal(plain === 'interior');
           compared++;
         }
       }
@@ -203,5 +204,37 @@ describe('geometry: a 5,000-vertex zig-zag against thousands of zone-like hexago
     const end = zones.find((z) => near(z, 16, 47))!;
     expect(spatialRelation('overlaps', across, literal)).to.equal(exhaustiveRelation('overlaps', across, literal)).and.to.equal(true);
     expect(spatialRelation('touches', end, literal)).to.equal(exhaustiveRelation('touches', end, literal));
+  });
+});
+
+describe('geometry: one relation stops at its step bound', function () {
+  this.timeout(60_000);
+  /** n spikes from (5, 5): every edge meets every other there, so each sample there meets them all. */
+  const spikes = (n: number, last: Position = [5, 5]): Geometry => {
+    const ring: Position[] = [];
+    for (let i = 0; i < n / 2; i++) ring.push([5, 5], [5 + 4 * Math.cos(i), 5 + 4 * Math.sin(i)]);
+    return { type: 'Polygon', coordinates: [[...ring, last]] };
+  };
+  const zone = hexagon(5, 5, 0.5, 0);
+
+  it('a literal of spikes from one point: answered at 400 vertices, SpatialWorkError at 4,000 (indexed method)', () => {
+    expect(spatialRelation('intersects', zone, spikes(400))).to.equal(true);
+    expect(() => spatialRelation('intersects', zone, spikes(4000))).to.throw(SpatialWorkError, /steps \(the bound\)/);
+  });
+
+  it('the same with a non-finite coordinate, which takes the exhaustive method', () => {
+    const broken = spikes(4000, [NaN, 5]);
+    expect(() => spatialRelation('intersects', zone, broken)).to.throw(SpatialWorkError);
+    expect(spatialRelation('intersects', zone, spikes(40, [NaN, 5]))).to.equal(exhaustiveRelation('intersects', zone, spikes(40, [NaN, 5])));
+  });
+
+  it('two literals crossing at every edge', () => {
+    const comb = (n: number, flip: boolean): Geometry => {
+      const ring: Position[] = [[0, -1], [10, -1]];
+      for (let i = 0; i < n; i++) ring.push([10 - (10 * i) / (n - 1), i % 2 === 0 ? 11 : 0]);
+      ring.push([0, -1]);
+      return { type: 'Polygon', coordinates: [flip ? ring.map(([x, y]) => [y!, x!]) : ring] };
+    };
+    expect(() => spatialRelation('intersects', comb(2000, false), comb(2000, true))).to.throw(SpatialWorkError);
   });
 });
