@@ -34,12 +34,13 @@ const enum Kind {
   RingClose,
   /** envelope of ring r of polygons[g] */
   RingBox,
-  /** interior point of polygons[g] */
-  Interior,
 }
 
-/** Where the samples of a relation come from: what `samples` in relate.ts walks. */
-export type Source = { kind: 'vertex'; p: Pt; fromArea: boolean } | { kind: 'edge'; a: Pt; b: Pt; fromArea: boolean };
+/**
+ * Where the samples of a relation come from: what `samples` in relate.ts walks. `own`, when
+ * given, is where every sample of the source lies in its own geometry.
+ */
+export type Source = { kind: 'vertex'; p: Pt; fromArea: boolean; own?: Loc } | { kind: 'edge'; a: Pt; b: Pt; fromArea: boolean; own?: Loc };
 
 export type Box = readonly [number, number, number, number];
 
@@ -51,15 +52,19 @@ export class PreparedGeometry {
   readonly envelope: Box | undefined;
   /** Whether the indexed relation may be used (finite coordinates of moderate magnitude). */
   readonly indexable: boolean;
-  private readonly kind: Uint8Array;
-  private readonly g: Uint32Array;
-  private readonly r: Uint32Array;
-  private readonly v: Uint32Array;
-  private readonly boxes: Float64Array;
+  /** A single polygon, without lines or points. */
+  private readonly onePolygon: boolean;
+  private readonly kind: Kind[] = [];
+  private readonly g: number[] = [];
+  private readonly r: number[] = [];
+  private readonly v: number[] = [];
+  /** minX, minY, maxX, maxY per piece. */
+  private readonly boxes: number[] = [];
   private readonly index?: BoxIndex;
-  /** Pieces that give samples from areas (ring edges, lone ring vertices), from lines and points, and interior points. */
-  private readonly classes: { area: number[]; other: number[]; interior: number[] } = { area: [], other: [], interior: [] };
-  private readonly interiors: (Pt | undefined)[];
+  /** Pieces that give samples from areas (ring edges, lone ring vertices), and from lines and points. */
+  private readonly classes: { area: number[]; other: number[] } = { area: [], other: [] };
+  /** The polygons' interior points (those that have one), made on first use, indexed when many. */
+  private interiors?: { points: Pt[]; index?: BoxIndex };
   /** Number of the first ring of each polygon, over all polygons. */
   private readonly ringBase: number[] = [];
   private readonly parities = new Map<number, RingParity>();
@@ -73,52 +78,44 @@ export class PreparedGeometry {
   private constructor(p: Parts) {
     this.parts = p;
     this.indexable = Number.isFinite(p.scale) && p.scale <= MAX_MAGNITUDE;
-    const kind: number[] = [];
-    const refs: number[] = [];
-    const boxes: number[] = [];
-    const add = (k: Kind, g: number, r: number, v: number, a: Pt, b: Pt = a): number => {
-      kind.push(k);
-      refs.push(g, r, v);
-      boxes.push(Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1]));
-      return kind.length - 1;
-    };
-    p.points.forEach((q, g) => this.classes.other.push(add(Kind.Point, g, 0, 0, q)));
+    this.onePolygon = p.polygons.length === 1 && p.lines.length === 0 && p.points.length === 0;
+    const envelope: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+    p.points.forEach((q, g) => this.classes.other.push(this.add(Kind.Point, g, 0, 0, q, q, envelope)));
     p.lines.forEach((line, g) => {
-      if (line.length === 1) this.classes.other.push(add(Kind.LineVertex, g, 0, 0, line[0]!));
-      for (let v = 1; v < line.length; v++) this.classes.other.push(add(Kind.LineEdge, g, 0, v, line[v - 1]!, line[v]!));
+      if (line.length === 1) this.classes.other.push(this.add(Kind.LineVertex, g, 0, 0, line[0]!, line[0]!, envelope));
+      for (let v = 1; v < line.length; v++) this.classes.other.push(this.add(Kind.LineEdge, g, 0, v, line[v - 1]!, line[v]!, envelope));
     });
     let rings = 0;
-    this.interiors = p.polygons.map((poly, g) => {
+    p.polygons.forEach((poly, g) => {
       this.ringBase.push(rings);
       rings += poly.length;
       poly.forEach((ring, r) => {
         if (ring.length === 0) return;
-        const close = add(Kind.RingClose, g, r, 0, ring[0]!, ring[ring.length - 1]!);
+        const close = this.add(Kind.RingClose, g, r, 0, ring[0]!, ring[ring.length - 1]!, envelope);
         if (ring.length === 1) this.classes.area.push(close);
-        for (let v = 1; v < ring.length; v++) this.classes.area.push(add(Kind.RingEdge, g, r, v, ring[v - 1]!, ring[v]!));
+        for (let v = 1; v < ring.length; v++) this.classes.area.push(this.add(Kind.RingEdge, g, r, v, ring[v - 1]!, ring[v]!, envelope));
         const [x0, y0, x1, y1] = envelopeOf(ring);
-        add(Kind.RingBox, g, r, 0, [x0, y0], [x1, y1]);
+        this.add(Kind.RingBox, g, r, 0, [x0, y0], [x1, y1], envelope);
       });
-      const ip = interiorPoint(poly);
-      if (ip) this.classes.interior.push(add(Kind.Interior, g, 0, 0, ip));
-      return ip;
     });
     this.onRing = new Uint32Array(rings);
     this.nearLine = new Uint32Array(p.lines.length);
-    this.kind = Uint8Array.from(kind);
-    [this.g, this.r, this.v] = [0, 1, 2].map((k) => Uint32Array.from(refs.filter((_, i) => i % 3 === k))) as [Uint32Array, Uint32Array, Uint32Array];
-    this.boxes = Float64Array.from(boxes);
-    if (kind.length > SCAN_MAX_PIECES && this.indexable) this.index = new BoxIndex(this.boxes);
-    const all = envelopeOf([...this.pieceCorners()]);
-    this.envelope = all[0] <= all[2] ? all : undefined;
+    if (this.kind.length > SCAN_MAX_PIECES && this.indexable) this.index = new BoxIndex(Float64Array.from(this.boxes));
+    this.envelope = envelope[0] <= envelope[2] ? envelope : undefined;
   }
 
-  private *pieceCorners(): Iterable<Pt> {
-    for (let i = 0; i < this.kind.length; i++) {
-      if (this.kind[i] === Kind.Interior) continue;
-      yield [this.boxes[4 * i]!, this.boxes[4 * i + 1]!];
-      yield [this.boxes[4 * i + 2]!, this.boxes[4 * i + 3]!];
-    }
+  private add(k: Kind, g: number, r: number, v: number, a: Pt, b: Pt, envelope: [number, number, number, number]): number {
+    const box = [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1])] as const;
+    this.kind.push(k);
+    this.g.push(g);
+    this.r.push(r);
+    this.v.push(v);
+    this.boxes.push(...box);
+    envelope[0] = Math.min(envelope[0], box[0]);
+    envelope[1] = Math.min(envelope[1], box[1]);
+    envelope[2] = Math.max(envelope[2], box[2]);
+    envelope[3] = Math.max(envelope[3], box[3]);
+    return this.kind.length - 1;
   }
 
   /** The pieces whose envelope meets the box (a new array). */
@@ -151,8 +148,10 @@ export class PreparedGeometry {
     if (k === Kind.Point) return { kind: 'vertex', p: this.parts.points[g]!, fromArea: false };
     if (k === Kind.LineVertex) return { kind: 'vertex', p: this.parts.lines[g]![0]!, fromArea: false };
     if (k === Kind.LineEdge) return { kind: 'edge', a: this.parts.lines[g]![v - 1]!, b: this.parts.lines[g]![v]!, fromArea: false };
-    if (k === Kind.RingEdge) return { kind: 'edge', a: this.ring(i)[v - 1]!, b: this.ring(i)[v]!, fromArea: true };
-    if (k === Kind.RingClose && this.ring(i).length === 1) return { kind: 'vertex', p: this.ring(i)[0]!, fromArea: true };
+    // A point on the outer ring of the only part is on its boundary, whatever else the polygon does (`ringLoc` finds it on that ring first).
+    const own = this.onePolygon && this.r[i] === 0 ? { own: 'boundary' as const } : {};
+    if (k === Kind.RingEdge) return { kind: 'edge', a: this.ring(i)[v - 1]!, b: this.ring(i)[v]!, fromArea: true, ...own };
+    if (k === Kind.RingClose && this.ring(i).length === 1) return { kind: 'vertex', p: this.ring(i)[0]!, fromArea: true, ...own };
     return undefined;
   }
 
@@ -169,7 +168,7 @@ export class PreparedGeometry {
     let clear = true;
     for (const i of this.search(box, meter)) {
       const k = this.kind[i]!;
-      if (k === Kind.RingBox || k === Kind.Interior) continue;
+      if (k === Kind.RingBox) continue;
       clear = false;
       const s = this.source(i);
       if (!s) continue;
@@ -185,11 +184,22 @@ export class PreparedGeometry {
 
   /** Interior points of the polygons (as `interiorPoint`) that lie in the box, and one more outside it if there is one. */
   interiorPoints(box: Box, meter: StepMeter): Pt[] {
+    if (!this.interiors) {
+      const points = this.parts.polygons.map(interiorPoint).filter((q): q is Pt => q !== undefined);
+      this.interiors = { points, ...(points.length > SCAN_MAX_PIECES ? { index: new BoxIndex(Float64Array.from(points.flatMap(([x, y]) => [x, y, x, y]))) } : {}) };
+    }
+    const { points, index } = this.interiors;
+    const inBox = ([x, y]: Pt): boolean => x >= box[0] && y >= box[1] && x <= box[2] && y <= box[3];
     const out: Pt[] = [];
-    for (const i of this.search(box, meter)) if (this.kind[i] === Kind.Interior) out.push(this.interiors[this.g[i]!]!);
-    if (out.length < this.classes.interior.length) {
-      const outside = this.classes.interior.find((i) => !this.meets(i, box));
-      if (outside !== undefined) out.push(this.interiors[this.g[outside]!]!);
+    if (index) {
+      const found: number[] = [];
+      index.search(box[0], box[1], box[2], box[3], found);
+      for (const i of found) out.push(points[i]!);
+    } else out.push(...points.filter(inBox));
+    meter.spend(out.length + 1);
+    if (out.length < points.length) {
+      const outside = points.find((q) => !inBox(q));
+      if (outside) out.push(outside);
     }
     return out;
   }

@@ -15,13 +15,15 @@
  * points land on the edges they came from (planar-parts.ts).
  *
  * Cost: the exhaustive method locates every sample in both geometries, O((n + m)^2) and more
- * for geometries of n and m vertices. When either has INDEXED_MIN_VERTICES or more, both are
- * prepared once per object (prepared-geometry.ts: a box index of their pieces, ring parity by
+ * for geometries of n and m vertices. Relations take instead the indexed method: both geometries
+ * are prepared once per object (prepared-geometry.ts: a box index of their pieces, ring parity by
  * columns) and the same samples are taken only where the geometries come near each other, each
- * located in about O(log n + k): a filter literal tested against many zones or rows costs each
+ * located in about O(log n + k), so a filter literal tested against many zones or rows costs each
  * test about the literal's pieces near the row, not the literal's size. The answers are the
- * exhaustive method's (a property test holds the two together over all relations); only
- * geometries with non-finite coordinates or magnitudes over 1e100 keep the exhaustive method.
+ * exhaustive method's (a property test holds the two together over all relations). A point
+ * against a geometry of fewer than INDEXED_MIN_VERTICES vertices, and geometries with non-finite
+ * coordinates or magnitudes over 1e100, keep the old ways. Every relation counts its steps and
+ * stops past a bound (spatial-work.ts).
  *
  * A single point well clear of the other geometry's vertices and edges (more than twice that
  * tolerance) is settled by its location alone, which is what the exhaustive method finds for
@@ -38,6 +40,7 @@ import { StepMeter } from './spatial-work.js';
  */
 function cuts(a: Pt, b: Pt, eps: number, vertices: readonly Pt[], edges: readonly Pt[], meter?: StepMeter): number[] {
   meter?.spend(vertices.length + edges.length / 2 + 1);
+  if (vertices.length === 0 && edges.length === 0) return [0, 1];
   const ts = [0, 1];
   const r: Pt = [b[0] - a[0], b[1] - a[1]];
   const len2 = r[0] * r[0] + r[1] * r[1];
@@ -82,23 +85,24 @@ function allSources(g: Parts): Source[] {
   return out;
 }
 
+const pointAt = (a: Pt, b: Pt, t: number): Pt => [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+
 /** Samples of a geometry's sources: vertices as they are, edges at every cut and between cuts. */
 function samples(sources: readonly Source[], own: (p: Pt) => Loc, other: (p: Pt) => Loc, cutsOf: (a: Pt, b: Pt) => number[]): Sample[] {
   const out: Sample[] = [];
-  const add = (p: Pt, piece: boolean, fromArea: boolean): void => {
-    out.push({ p, own: own(p), other: other(p), piece, fromArea });
+  const add = (s: Source, p: Pt, piece: boolean): void => {
+    out.push({ p, own: s.own ?? own(p), other: other(p), piece, fromArea: s.fromArea });
   };
   for (const s of sources) {
     if (s.kind === 'vertex') {
-      add(s.p, false, s.fromArea);
+      add(s, s.p, false);
       continue;
     }
-    const { a, b, fromArea } = s;
+    const { a, b } = s;
     const ts = cutsOf(a, b);
-    const at = (t: number): Pt => [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
     for (let k = 0; k < ts.length; k++) {
-      add(at(ts[k]!), false, fromArea);
-      if (k + 1 < ts.length) add(at((ts[k]! + ts[k + 1]!) / 2), true, fromArea);
+      add(s, pointAt(a, b, ts[k]!), false);
+      if (k + 1 < ts.length) add(s, pointAt(a, b, (ts[k]! + ts[k + 1]!) / 2), true);
     }
   }
   return out;
@@ -237,7 +241,7 @@ export type SpatialRelation =
   | 'overlaps'
   | 'crosses';
 
-/** Relations with a geometry of this many vertices or more take the indexed method. */
+/** A point is related to a geometry of fewer vertices by its location (or the exhaustive method); all else takes the indexed method. */
 const INDEXED_MIN_VERTICES = 16;
 
 /**
@@ -246,7 +250,7 @@ const INDEXED_MIN_VERTICES = 16;
  */
 export function spatialRelation(rel: SpatialRelation, a: Geometry, b: Geometry): boolean {
   const meter = new StepMeter();
-  if (Math.max(parts(a).vertices, parts(b).vertices) >= INDEXED_MIN_VERTICES) {
+  if (Math.max(parts(a).vertices, parts(b).vertices) >= INDEXED_MIN_VERTICES || (a.type !== 'Point' && b.type !== 'Point')) {
     const [pa, pb] = [PreparedGeometry.of(a), PreparedGeometry.of(b)];
     if (pa.indexable && pb.indexable) return holds(rel, indexedRelationOf(pa, pb, meter));
   }
