@@ -26,12 +26,21 @@ export interface Parts {
 
 export const xy = (p: Position): Pt => [p[0]!, p[1]!];
 
-/** Parts per geometry object: a filter's literal is tested against every row. */
+/**
+ * Geometries of this many vertices or more keep their parts (and their preparation, see
+ * prepared-geometry.ts) per object: a filter's literal is tested against every row. Smaller ones
+ * (zone outlines, rows) are cheaper to read again than to keep in a weak map.
+ */
+export const KEPT_MIN_VERTICES = 16;
+
 const cache = new WeakMap<Geometry, Parts>();
 
 export function parts(g: Geometry): Parts {
   let p = cache.get(g);
-  if (!p) cache.set(g, (p = partsOf(g)));
+  if (!p) {
+    p = partsOf(g);
+    if (p.vertices >= KEPT_MIN_VERTICES) cache.set(g, p);
+  }
   return p;
 }
 
@@ -175,7 +184,7 @@ export function lineAndPointLoc(onLine: boolean, endpointCount: number, onPoint:
  * between the first two ring crossings is inside (even-odd rule over all rings).
  */
 export function interiorPoint(poly: Pt[][]): Pt | undefined {
-  const ys = [...new Set(poly.flat().map((p) => p[1]))].sort((a, b) => a - b);
+  const ys = distinctHeights(poly);
   let best = -1;
   let y = 0;
   for (let i = 1; i < ys.length; i++) {
@@ -194,4 +203,22 @@ export function interiorPoint(poly: Pt[][]): Pt | undefined {
   }
   xs.sort((a, b) => a - b);
   return xs.length >= 2 && xs[1]! > xs[0]! ? [(xs[0]! + xs[1]!) / 2, y] : undefined;
+}
+
+/** The distinct heights of the vertices, ascending (as a Set of them sorted; without one when all are finite). */
+function distinctHeights(poly: Pt[][]): number[] {
+  const all: number[] = [];
+  let finite = true;
+  for (const ring of poly) {
+    for (const p of ring) {
+      all.push(p[1] === 0 ? 0 : p[1]); // a Set keeps -0 as 0
+      finite &&= Number.isFinite(p[1]);
+    }
+  }
+  if (!finite) return [...new Set(all)].sort((a, b) => a - b);
+  all.sort((a, b) => a - b);
+  let n = 0;
+  for (const y of all) if (n === 0 || all[n - 1] !== y) all[n++] = y;
+  all.length = n;
+  return all;
 }

@@ -7,7 +7,7 @@
  */
 import { BoxIndex } from './box-index.js';
 import type { Geometry } from './geojson.js';
-import { distToSegment, interiorPoint, isOpen, lineAndPointLoc, locate, near, parts, type Loc, type Parts, type Pt } from './planar-parts.js';
+import { distToSegment, interiorPoint, isOpen, KEPT_MIN_VERTICES, lineAndPointLoc, locate, near, parts, type Loc, type Parts, type Pt } from './planar-parts.js';
 import { RingParity } from './ring-parity.js';
 import type { StepMeter } from './spatial-work.js';
 
@@ -69,10 +69,14 @@ export class PreparedGeometry {
   private readonly ringBase: number[] = [];
   private readonly parities = new Map<number, RingParity>();
 
-  static of(g: Geometry): PreparedGeometry {
-    let p = cache.get(g);
-    if (!p) cache.set(g, (p = new PreparedGeometry(parts(g))));
-    return p;
+  /** The preparation of g, whose parts are `p` (kept per object for large geometries, as their parts). */
+  static of(g: Geometry, p: Parts = parts(g)): PreparedGeometry {
+    let prepared = cache.get(g);
+    if (!prepared) {
+      prepared = new PreparedGeometry(p);
+      if (p.vertices >= KEPT_MIN_VERTICES) cache.set(g, prepared);
+    }
+    return prepared;
   }
 
   private constructor(p: Parts) {

@@ -250,8 +250,9 @@ const INDEXED_MIN_VERTICES = 16;
  */
 export function spatialRelation(rel: SpatialRelation, a: Geometry, b: Geometry): boolean {
   const meter = new StepMeter();
-  if (Math.max(parts(a).vertices, parts(b).vertices) >= INDEXED_MIN_VERTICES || (a.type !== 'Point' && b.type !== 'Point')) {
-    const [pa, pb] = [PreparedGeometry.of(a), PreparedGeometry.of(b)];
+  const [partsA, partsB] = [parts(a), parts(b)];
+  if (Math.max(partsA.vertices, partsB.vertices) >= INDEXED_MIN_VERTICES || (a.type !== 'Point' && b.type !== 'Point')) {
+    const [pa, pb] = [PreparedGeometry.of(a, partsA), PreparedGeometry.of(b, partsB)];
     if (pa.indexable && pb.indexable) return holds(rel, indexedRelationOf(pa, pb, meter));
   }
   const fast = a.type === 'Point' ? clearPointRelation(rel, a.coordinates, b, true) : b.type === 'Point' ? clearPointRelation(rel, b.coordinates, a, false) : undefined;
