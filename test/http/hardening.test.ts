@@ -14,13 +14,8 @@ import { apiErrorProblem } from '../../scripts/fuzz/checks.js';
 import { send, type FuzzRequest, type SendResult } from '../../scripts/fuzz/http-client.js';
 import { startServerProcess, type ServerProcess } from '../../scripts/fuzz/server-process.js';
 import { UPSTREAM_ADDRESS, startUpstream, type Upstream } from '../../scripts/fuzz/upstream.js';
+import { CANARY_BOUND_MS, slowestProbe, underLoad as probedWhile } from '../support/under-load.js';
 
-/**
- * A concurrent GET /conformance answers within this while a heavy request runs. What counts is
- * the time the service kept it waiting: the wall time, unless the service's main thread was not
- * even running meanwhile (a machine busy with other work; see scripts/fuzz/canary.ts).
- */
-const CANARY_BOUND_MS = 200;
 /** Eight heavy requests in parallel grow the child's RSS by less than this. */
 const RSS_BOUND = 300 * 2 ** 20;
 /** How long a heavy request is watched before the client gives up on it (the service must live on). */
@@ -91,24 +86,11 @@ describe('HTTP: hardening (issue 9) — no request can crash, stall or swamp the
   }
 
   /** Runs one heavy request while probing GET /conformance back to back; gives up on it after `windowMs`. */
-  async function underLoad(req: FuzzRequest, windowMs = WINDOW_MS): Promise<{ pings: Ping[]; result: SendResult }> {
-    const ctl = new AbortController();
-    let finished = false;
-    const heavy = send(base, req, { timeoutMs: 120_000, signal: ctl.signal }).finally(() => (finished = true));
-    const pings: Ping[] = [];
-    const until = performance.now() + windowMs;
-    await sleep(30); // the heavy request reaches the service first
-    do {
-      pings.push(await ping(srv));
-      await sleep(10);
-    } while (!finished && performance.now() < until);
-    ctl.abort();
-    return { pings, result: await heavy };
-  }
+  const underLoad = (req: FuzzRequest, windowMs = WINDOW_MS): Promise<{ pings: Ping[]; result: SendResult }> => probedWhile(srv, req, windowMs);
 
   /** The probe kept waiting longest by the service (see scripts/fuzz/canary.ts) stays under CANARY_BOUND_MS. */
   function expectNoStall(pings: Ping[], what: string): void {
-    const worst = pings.reduce((a, b) => (blockedMs(b) > blockedMs(a) ? b : a));
+    const worst = slowestProbe(pings);
     expect(blockedMs(worst), `${what}: slowest of ${pings.length} concurrent GET /conformance: ${describePing(worst)}`).to.be.below(CANARY_BOUND_MS);
   }
 
