@@ -11,6 +11,9 @@ export function toApiError(err: unknown): { error: ApiError; internal: boolean }
   if (named?.name === 'Cql2SyntaxError') {
     return { error: body(400, 'Invalid filter', named.message), internal: false };
   }
+  if (named?.name === 'SpatialWorkError') {
+    return { error: body(400, 'Filter too costly', named.message), internal: false };
+  }
   // restify's own errors (body parser, content type, not found, method not allowed)
   const status = named?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -189,6 +189,11 @@ export const configSchema = z.object({
       itemsMaxLimit: z.number().int().positive().default(1000),
       /** Lake rows per request whose exact geometry test runs in the service (rows the database settles do not count). */
       maxExactGeometryTests: z.number().int().positive().default(100_000),
+      /**
+       * A zone list filtered by a spatial predicate on zone geometry (rasters): zones tested times the
+       * vertices of the geometry literals they are compared with, checked before the zones are walked.
+       */
+      maxSpatialZoneVertices: z.number().int().positive().default(20_000_000),
       /** Raster samples (window pixels x bands) one zone-data request may read. */
       maxRasterWindowSamples: z.number().int().positive().default(4_194_304),
       /** Sub-zones all zone-data computations in progress may hold together (admission control); default twice maxSubZones. */

@@ -3,6 +3,7 @@ import type { BBox, Dggrs } from '../../domain/dggrs/dggrs.js';
 import { widenBox, zoneDataCost, zoneSpanDegrees, type ZoneData, type ZoneDataOptions, type ZoneDataRequest } from '../../domain/zone-data.js';
 import { outlineToGeoJson } from '../../domain/geometry/rfc7946.js';
 import { assertEvaluable, matchesFilter, UnsupportedFilterError } from '../../domain/features/cql2-evaluate.js';
+import { spatialVertices } from '../../domain/features/spatial-cost.js';
 import { joinZoneData } from '../../domain/zone-data-join.js';
 import { InvalidZoneDepthError, parseZoneDepth } from '../../domain/zone-depth.js';
 import { InvalidDatetimeError, parseDatetime, type TimeInterval } from '../../domain/time-interval.js';
@@ -87,6 +88,8 @@ export interface ZoneDataLimits {
   maxSubZonesInFlight?: number;
   /** Longest a computation waits for room in that budget before a 503 (default 20). */
   zoneDataQueueSeconds?: number;
+  /** Zones a filtered zone list tests times the vertices of the geometry literals its spatial predicates compare them with. */
+  maxSpatialZoneVertices: number;
 }
 
 /** Computations waiting for room beyond this are refused at once. */
@@ -253,6 +256,7 @@ export class ZoneDataService {
     if (unknown.length > 0) {
       throw new BadRequestError('Invalid filter', `unknown property ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')}; a zone query on ${c.id} may name its fields (${known.join(', ')}) and geometry.`);
     }
+    this.checkSpatialWork(c, grid, level, scope, expr);
     const fields = known.filter((f) => referenced.includes(f));
     const values = new Map<string, Record<string, number | null>>();
     if (fields.length > 0) {
@@ -275,6 +279,21 @@ export class ZoneDataService {
     const usesGeometry = referenced.includes('geometry');
     const none = Object.fromEntries(fields.map((f) => [f, null]));
     return (z) => matchesFilter(expr, { properties: values.get(z) ?? none, geometry: usesGeometry ? outlineToGeoJson(grid.zoneOutline(z, false)) : null }, geometry);
+  }
+
+  /** Refuses a zone list whose spatial predicates would compare too many zones with too many literal vertices. */
+  private checkSpatialWork(c: Collection, grid: Dggrs, level: number, scope: ZoneQueryScope, expr: Expr): void {
+    const vertices = spatialVertices(expr);
+    if (vertices === 0) return;
+    const zones = 'parent' in scope ? grid.subZoneCount(scope.parent.zoneId, scope.parent.depth) : scope.boxes.reduce((n, b) => n + grid.estimateZonesInBBox(level, b), 0);
+    const work = zones * vertices;
+    if (work > this.limits.maxSpatialZoneVertices) {
+      const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+      throw new ValidationError(
+        'Filter too costly',
+        `The filter's spatial predicates compare about ${fmt(zones)} zones of level ${level} of ${c.id} with geometry literals of ${fmt(vertices)} vertices: ${fmt(work)} zone-vertices; the limit is ${fmt(this.limits.maxSpatialZoneVertices)} (limits.maxSpatialZoneVertices). Use a coarser zone-level, a smaller bbox or parent-zone, or a geometry with fewer vertices.`,
+      );
+    }
   }
 
   /**

@@ -12,167 +12,45 @@
  * best effort.
  *
  * Points closer than a relative 1e-9 to an edge count as on it, so computed intersection
- * points land on the edges they came from.
+ * points land on the edges they came from (planar-parts.ts).
+ *
+ * Cost: the exhaustive method locates every sample in both geometries, O((n + m)^2) and more
+ * for geometries of n and m vertices. Relations take instead the indexed method: both geometries
+ * are prepared once per object (prepared-geometry.ts: a box index of their pieces, ring parity by
+ * columns) and the same samples are taken only where the geometries come near each other, each
+ * located in about O(log n + k), so a filter literal tested against many zones or rows costs each
+ * test about the literal's pieces near the row, not the literal's size. The answers are the
+ * exhaustive method's (a property test holds the two together over all relations). A point
+ * against a geometry of fewer than INDEXED_MIN_VERTICES vertices, and geometries with non-finite
+ * coordinates or magnitudes over 1e100, keep the old ways. Every relation counts its steps and
+ * stops past a bound (spatial-work.ts).
  *
  * A single point well clear of the other geometry's vertices and edges (more than twice that
  * tolerance) is settled by its location alone, which is what the exhaustive method finds for
- * it too (`exhaustiveRelation` stays exported so tests can hold the two together). Literal
- * geometries are prepared once per object and reused across the rows they are tested against.
+ * it too (`exhaustiveRelation` stays exported so tests can hold the two together).
  */
 import type { Geometry, Position } from './geojson.js';
+import { allVertices, distToSegment, edges, flat, interiorPoint, locate, parts, xy, type Loc, type Parts, type Pt } from './planar-parts.js';
+import { PreparedGeometry, type Box, type Source } from './prepared-geometry.js';
+import { StepMeter } from './spatial-work.js';
 
-type Pt = [number, number];
-type Loc = 'interior' | 'boundary' | 'exterior';
-
-interface Parts {
-  points: Pt[];
-  lines: Pt[][];
-  polygons: Pt[][][];
-  dim: -1 | 0 | 1 | 2;
-  eps: number;
-  /** Flat copies for the clear-point test, made on first use: x/y pairs, and x0/y0/x1/y1 per edge. */
-  flat?: { vertices: Float64Array; edges: Float64Array };
-}
-
-function flat(p: Parts): NonNullable<Parts['flat']> {
-  if (!p.flat) {
-    const vertices = [...allVertices(p)].flat();
-    const segments = [...edges(p)].flatMap(([a, b]) => [a[0], a[1], b[0], b[1]]);
-    p.flat = { vertices: Float64Array.from(vertices), edges: Float64Array.from(segments) };
-  }
-  return p.flat;
-}
-
-const xy = (p: Position): Pt => [p[0]!, p[1]!];
-
-/** Prepared parts per geometry object: a filter's literal is tested against every row. */
-const prepared = new WeakMap<Geometry, Parts>();
-
-function parts(g: Geometry): Parts {
-  let p = prepared.get(g);
-  if (!p) prepared.set(g, (p = partsOf(g)));
-  return p;
-}
-
-function partsOf(g: Geometry): Parts {
-  const out: Parts = { points: [], lines: [], polygons: [], dim: -1, eps: 0 };
-  const walk = (x: Geometry): void => {
-    switch (x.type) {
-      case 'Point':
-        out.points.push(xy(x.coordinates));
-        break;
-      case 'MultiPoint':
-        out.points.push(...x.coordinates.map(xy));
-        break;
-      case 'LineString':
-        out.lines.push(x.coordinates.map(xy));
-        break;
-      case 'MultiLineString':
-        out.lines.push(...x.coordinates.map((l) => l.map(xy)));
-        break;
-      case 'Polygon':
-        if (x.coordinates.length > 0) out.polygons.push(x.coordinates.map((r) => r.map(xy)));
-        break;
-      case 'MultiPolygon':
-        out.polygons.push(...x.coordinates.filter((p) => p.length > 0).map((p) => p.map((r) => r.map(xy))));
-        break;
-      case 'GeometryCollection':
-        x.geometries.forEach(walk);
-        break;
-    }
-  };
-  walk(g);
-  out.dim = out.polygons.length ? 2 : out.lines.length ? 1 : out.points.length ? 0 : -1;
-  let scale = 1;
-  for (const p of allVertices(out)) scale = Math.max(scale, Math.abs(p[0]), Math.abs(p[1]));
-  out.eps = scale * 1e-9;
-  return out;
-}
-
-function* allVertices(p: Parts): Iterable<Pt> {
-  yield* p.points;
-  for (const l of p.lines) yield* l;
-  for (const poly of p.polygons) for (const r of poly) yield* r;
-}
-
-function* edges(p: Parts): Iterable<[Pt, Pt]> {
-  for (const l of p.lines) for (let i = 1; i < l.length; i++) yield [l[i - 1]!, l[i]!];
-  for (const poly of p.polygons) for (const r of poly) for (let i = 1; i < r.length; i++) yield [r[i - 1]!, r[i]!];
-}
-
-// ---- primitives ----
-
-function distToSegment(p: Pt, a: Pt, b: Pt): number {
-  const dx = b[0] - a[0];
-  const dy = b[1] - a[1];
-  const len2 = dx * dx + dy * dy;
-  let t = len2 === 0 ? 0 : ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2;
-  t = Math.max(0, Math.min(1, t));
-  return Math.hypot(p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy));
-}
-
-const near = (a: Pt, b: Pt, eps: number): boolean => Math.abs(a[0] - b[0]) <= eps && Math.abs(a[1] - b[1]) <= eps;
-
-/** 'boundary' when on the ring, else inside/outside by the even-odd rule. */
-function ringLoc(p: Pt, ring: Pt[], eps: number): Loc {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const a = ring[i]!;
-    const b = ring[j]!;
-    if (distToSegment(p, a, b) <= eps) return 'boundary';
-    if (a[1] > p[1] !== b[1] > p[1] && p[0] < ((b[0] - a[0]) * (p[1] - a[1])) / (b[1] - a[1]) + a[0]) inside = !inside;
-  }
-  return inside ? 'interior' : 'exterior';
-}
-
-function polygonLoc(p: Pt, poly: Pt[][], eps: number): Loc {
-  const outer = ringLoc(p, poly[0]!, eps);
-  if (outer !== 'interior') return outer;
-  for (const hole of poly.slice(1)) {
-    const h = ringLoc(p, hole, eps);
-    if (h === 'boundary') return 'boundary';
-    if (h === 'interior') return 'exterior';
-  }
-  return 'interior';
-}
-
-/** Location of a point relative to a geometry, treating the geometry's parts as a union. */
-function locate(p: Pt, g: Parts, eps: number): Loc {
-  let onBoundary = false;
-  for (const poly of g.polygons) {
-    const l = polygonLoc(p, poly, eps);
-    if (l === 'interior') return 'interior';
-    if (l === 'boundary') onBoundary = true;
-  }
-  let onLine = false;
-  let endpointCount = 0;
-  for (const line of g.lines) {
-    for (let i = 1; i < line.length; i++) {
-      if (distToSegment(p, line[i - 1]!, line[i]!) <= eps) onLine = true;
-    }
-    // Mod-2 rule: a point that ends an odd number of lines is on the boundary.
-    if (line.length > 1 && !near(line[0]!, line[line.length - 1]!, 0)) {
-      if (near(p, line[0]!, eps)) endpointCount++;
-      if (near(p, line[line.length - 1]!, eps)) endpointCount++;
-    }
-  }
-  if (onLine && endpointCount % 2 === 0) return 'interior';
-  if (g.points.some((q) => near(p, q, eps))) return 'interior';
-  if (onLine || onBoundary) return 'boundary';
-  return 'exterior';
-}
-
-/** Parameters along a-b (0..1) where the other geometry's edges or vertices meet it. */
-function cuts(a: Pt, b: Pt, other: Parts, eps: number): number[] {
+/**
+ * Parameters along a-b (0..1) where the other geometry's edges or vertices meet it, given
+ * (at least) those of its vertices and edges (c, d pairs) that can.
+ */
+function cuts(a: Pt, b: Pt, eps: number, vertices: readonly Pt[], edges: readonly Pt[], meter?: StepMeter): number[] {
+  meter?.spend(vertices.length + edges.length / 2 + 1);
+  if (vertices.length === 0 && edges.length === 0) return [0, 1];
   const ts = [0, 1];
   const r: Pt = [b[0] - a[0], b[1] - a[1]];
   const len2 = r[0] * r[0] + r[1] * r[1];
-  const project = (q: Pt): void => {
-    if (len2 === 0 || distToSegment(q, a, b) > eps) return;
+  for (const q of vertices) {
+    if (len2 === 0 || distToSegment(q, a, b) > eps) continue;
     ts.push(((q[0] - a[0]) * r[0] + (q[1] - a[1]) * r[1]) / len2);
-  };
-  for (const q of allVertices(other)) project(q);
-  for (const [c, d] of edges(other)) {
+  }
+  for (let i = 0; i < edges.length; i += 2) {
+    const c = edges[i]!;
+    const d = edges[i + 1]!;
     const s: Pt = [d[0] - c[0], d[1] - c[1]];
     const denom = r[0] * s[1] - r[1] * s[0];
     if (denom === 0) continue; // parallel: collinear overlaps are caught by the vertex projections
@@ -195,76 +73,55 @@ interface Sample {
   fromArea: boolean;
 }
 
-function samples(g: Parts, other: Parts, eps: number): Sample[] {
-  const out: Sample[] = [];
-  const add = (p: Pt, piece: boolean, fromArea: boolean): void => {
-    out.push({ p, own: locate(p, g, eps), other: locate(p, other, eps), piece, fromArea });
-  };
-  for (const p of g.points) add(p, false, false);
+/** All of a geometry's sample sources: its points, and its lines' and rings' edges (or lone vertices). */
+function allSources(g: Parts): Source[] {
+  const out: Source[] = g.points.map((p) => ({ kind: 'vertex', p, fromArea: false }));
   const linework = (seq: Pt[], fromArea: boolean): void => {
-    for (let i = 1; i < seq.length; i++) {
-      const a = seq[i - 1]!;
-      const b = seq[i]!;
-      const ts = cuts(a, b, other, eps);
-      const at = (t: number): Pt => [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
-      for (let k = 0; k < ts.length; k++) {
-        add(at(ts[k]!), false, fromArea);
-        if (k + 1 < ts.length) add(at((ts[k]! + ts[k + 1]!) / 2), true, fromArea);
-      }
-    }
-    if (seq.length === 1) add(seq[0]!, false, fromArea);
+    for (let i = 1; i < seq.length; i++) out.push({ kind: 'edge', a: seq[i - 1]!, b: seq[i]!, fromArea });
+    if (seq.length === 1) out.push({ kind: 'vertex', p: seq[0]!, fromArea });
   };
   for (const l of g.lines) linework(l, false);
   for (const poly of g.polygons) for (const r of poly) linework(r, true);
   return out;
 }
 
-// ---- areas ----
+const pointAt = (a: Pt, b: Pt, t: number): Pt => [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
 
-/**
- * A point strictly inside the polygon: on a horizontal line through no vertex, the stretch
- * between the first two ring crossings is inside (even-odd rule over all rings).
- */
-function interiorPoint(poly: Pt[][]): Pt | undefined {
-  const ys = [...new Set(poly.flat().map((p) => p[1]))].sort((a, b) => a - b);
-  let best = -1;
-  let y = 0;
-  for (let i = 1; i < ys.length; i++) {
-    if (ys[i]! - ys[i - 1]! > best) {
-      best = ys[i]! - ys[i - 1]!;
-      y = (ys[i]! + ys[i - 1]!) / 2;
+/** Samples of a geometry's sources: vertices as they are, edges at every cut and between cuts. */
+function samples(sources: readonly Source[], own: (p: Pt) => Loc, other: (p: Pt) => Loc, cutsOf: (a: Pt, b: Pt) => number[]): Sample[] {
+  const out: Sample[] = [];
+  const add = (s: Source, p: Pt, piece: boolean): void => {
+    out.push({ p, own: s.own ?? own(p), other: other(p), piece, fromArea: s.fromArea });
+  };
+  for (const s of sources) {
+    if (s.kind === 'vertex') {
+      add(s, s.p, false);
+      continue;
+    }
+    const { a, b } = s;
+    const ts = cutsOf(a, b);
+    for (let k = 0; k < ts.length; k++) {
+      add(s, pointAt(a, b, ts[k]!), false);
+      if (k + 1 < ts.length) add(s, pointAt(a, b, (ts[k]! + ts[k + 1]!) / 2), true);
     }
   }
-  if (best <= 0) return undefined;
-  const xs: number[] = [];
-  for (const ring of poly) {
-    for (let i = 1; i < ring.length; i++) {
-      const [a, b] = [ring[i - 1]!, ring[i]!];
-      if (a[1] > y !== b[1] > y) xs.push(a[0] + ((y - a[1]) * (b[0] - a[0])) / (b[1] - a[1]));
-    }
-  }
-  xs.sort((a, b) => a - b);
-  return xs.length >= 2 && xs[1]! > xs[0]! ? [(xs[0]! + xs[1]!) / 2, y] : undefined;
+  return out;
 }
+
+// ---- areas ----
 
 /**
  * Facts about the areas of two geometries that boundary samples alone cannot settle: once
  * no boundary of one enters the other's interior, each polygon's interior lies wholly
- * inside or wholly outside the other, which one interior point per polygon decides.
+ * inside or wholly outside the other, which one interior point per polygon decides
+ * (`aIn`: where the interior points of a's polygons lie in b).
  */
-function areaFacts(a: Parts, b: Parts, sa: Sample[], sb: Sample[], eps: number): { overlap: boolean; aCovered: boolean; bCovered: boolean } {
+function areaFacts(a: Parts, b: Parts, sa: Sample[], sb: Sample[], aIn: Loc[], bIn: Loc[]): { overlap: boolean; aCovered: boolean; bCovered: boolean } {
   // sa: samples of a's linework (own = loc in a, other = loc in b); sb likewise for b.
   const aRing = sa.filter((s) => s.fromArea);
   const bRing = sb.filter((s) => s.fromArea);
   const aBoundaryInB = aRing.some((s) => s.other === 'interior');
   const bBoundaryInA = bRing.some((s) => s.other === 'interior');
-  const inside = (g: Parts, other: Parts): Loc[] =>
-    g.polygons.map((poly) => {
-      const p = interiorPoint(poly);
-      return p ? locate(p, other, eps) : 'boundary';
-    });
-  const aIn = inside(a, b);
-  const bIn = inside(b, a);
   const overlap = aBoundaryInB || bBoundaryInA || aIn.includes('interior') || bIn.includes('interior');
   const covered = (ring: Sample[], otherBoundaryInside: boolean, locs: Loc[]): boolean =>
     !otherBoundaryInside && ring.every((s) => s.other !== 'exterior') && locs.every((l) => l !== 'exterior');
@@ -289,18 +146,13 @@ interface Relation {
   dimB: number;
 }
 
-function relation(ga: Geometry, gb: Geometry): Relation | undefined {
-  const a = parts(ga);
-  const b = parts(gb);
-  if (a.dim < 0 || b.dim < 0) return undefined;
-  const eps = Math.max(a.eps, b.eps);
-  const sa = samples(a, b, eps);
-  const sb = samples(b, a, eps);
+/** The relation of a and b from the samples of each against the other and where their polygons' interior points lie. */
+function relationOf(a: Parts, b: Parts, sa: Sample[], sb: Sample[], aIn: Loc[], bIn: Loc[]): Relation {
   const both = [...sa, ...sb.map((s) => ({ ...s, own: s.other, other: s.own }))];
   const intersects = both.some((s) => s.own !== 'exterior' && s.other !== 'exterior');
   let ii = both.some((s) => s.own === 'interior' && s.other === 'interior');
   const ii1 = both.some((s) => s.piece && s.own === 'interior' && s.other === 'interior' && !s.fromArea);
-  const areas = areaFacts(a, b, sa, sb, eps);
+  const areas = areaFacts(a, b, sa, sb, aIn, bIn);
   if (a.polygons.length && b.polygons.length) ii ||= areas.overlap;
   const covered = (g: Parts, other: Parts, own: Sample[], areaCovered: boolean): boolean => {
     if (g.dim > other.dim) return false;
@@ -318,6 +170,67 @@ function relation(ga: Geometry, gb: Geometry): Relation | undefined {
   };
 }
 
+/** The exhaustive method: every sample of each geometry against the whole other (steps counted when a meter is given). */
+function relation(ga: Geometry, gb: Geometry, meter?: StepMeter): Relation | undefined {
+  const a = parts(ga);
+  const b = parts(gb);
+  if (a.dim < 0 || b.dim < 0) return undefined;
+  const eps = Math.max(a.eps, b.eps);
+  const sampled = (g: Parts, other: Parts) => {
+    const [vertices, segments] = [[...allVertices(other)], [...edges(other)].flat()];
+    const at = (p: Pt, h: Parts): Loc => {
+      meter?.spend(h.vertices + 1);
+      return locate(p, h, eps);
+    };
+    return samples(
+      allSources(g),
+      (p) => at(p, g),
+      (p) => at(p, other),
+      (x, y) => cuts(x, y, eps, vertices, segments, meter),
+    );
+  };
+  const inside = (g: Parts, other: Parts): Loc[] =>
+    g.polygons.map((poly) => {
+      const p = interiorPoint(poly);
+      meter?.spend(poly.reduce((n, r) => n + r.length, 0) + other.vertices + 1);
+      return p ? locate(p, other, eps) : 'boundary';
+    });
+  return relationOf(a, b, sampled(a, b), sampled(b, a), inside(a, b), inside(b, a));
+}
+
+const NOWHERE: Box = [Infinity, Infinity, -Infinity, -Infinity];
+const grow = (box: Box | undefined, m: number): Box => (box ? [box[0] - m, box[1] - m, box[2] + m, box[3] + m] : NOWHERE);
+
+/**
+ * The same relation from prepared geometries: each geometry's samples only from its pieces near
+ * the other's envelope, each cut from the other's pieces near the edge, each point located through
+ * the index. A piece farther than 4 eps from the other's envelope has all its samples (and a
+ * polygon interior point there its location) in the other's exterior, where they can only tell
+ * that some sample lies outside: one of them stands for all (see `PreparedGeometry.sources`).
+ */
+function indexedRelationOf(pa: PreparedGeometry, pb: PreparedGeometry, meter: StepMeter): Relation | undefined {
+  const [a, b] = [pa.parts, pb.parts];
+  if (a.dim < 0 || b.dim < 0) return undefined;
+  const eps = Math.max(a.eps, b.eps);
+  const m = 4 * eps;
+  const [nearA, nearB] = [pa.sources(grow(pb.envelope, m), meter), pb.sources(grow(pa.envelope, m), meter)];
+  /** Samples of g; `clear`: no linework of the other comes near g, so one location in it holds for all of them. */
+  const sampled = (g: PreparedGeometry, own: { sources: Source[] }, other: PreparedGeometry, clear: boolean) => {
+    let there: Loc | undefined;
+    return samples(
+      own.sources,
+      (p) => g.locate(p, eps, meter),
+      clear ? (p) => (there ??= other.locate(p, eps, meter)) : (p) => other.locate(p, eps, meter),
+      (x, y) => {
+        const near = other.candidates(grow([Math.min(x[0], y[0]), Math.min(x[1], y[1]), Math.max(x[0], y[0]), Math.max(x[1], y[1])], m), meter);
+        return cuts(x, y, eps, near.vertices, near.edges, meter);
+      },
+    );
+  };
+  const inside = (g: PreparedGeometry, other: PreparedGeometry): Loc[] => g.interiorPoints(grow(other.envelope, m), meter).map((p) => other.locate(p, eps, meter));
+  return relationOf(a, b, sampled(pa, nearA, pb, nearB.clear), sampled(pb, nearB, pa, nearA.clear), inside(pa, pb), inside(pb, pa));
+}
+
 export type SpatialRelation =
   | 'intersects'
   | 'disjoint'
@@ -328,13 +241,28 @@ export type SpatialRelation =
   | 'overlaps'
   | 'crosses';
 
+/** A point is related to a geometry of fewer vertices by its location (or the exhaustive method); all else takes the indexed method. */
+const INDEXED_MIN_VERTICES = 16;
+
 /**
  * Whether `relation(a, b)` holds. Empty geometries are disjoint from everything and take
- * part in no other relation.
+ * part in no other relation. Throws SpatialWorkError (spatial-work.ts) past MAX_RELATION_STEPS.
  */
 export function spatialRelation(rel: SpatialRelation, a: Geometry, b: Geometry): boolean {
+  const meter = new StepMeter();
+  const [partsA, partsB] = [parts(a), parts(b)];
+  if (Math.max(partsA.vertices, partsB.vertices) >= INDEXED_MIN_VERTICES || (a.type !== 'Point' && b.type !== 'Point')) {
+    const [pa, pb] = [PreparedGeometry.of(a, partsA), PreparedGeometry.of(b, partsB)];
+    if (pa.indexable && pb.indexable) return holds(rel, indexedRelationOf(pa, pb, meter));
+  }
   const fast = a.type === 'Point' ? clearPointRelation(rel, a.coordinates, b, true) : b.type === 'Point' ? clearPointRelation(rel, b.coordinates, a, false) : undefined;
-  return fast ?? exhaustiveRelation(rel, a, b);
+  return fast ?? holds(rel, relation(a, b, meter));
+}
+
+/** The relation by the indexed method whatever the sizes (the exhaustive one for coordinates it does not take); for tests. */
+export function indexedRelation(rel: SpatialRelation, a: Geometry, b: Geometry): boolean {
+  const [pa, pb] = [PreparedGeometry.of(a), PreparedGeometry.of(b)];
+  return pa.indexable && pb.indexable ? holds(rel, indexedRelationOf(pa, pb, new StepMeter())) : exhaustiveRelation(rel, a, b);
 }
 
 /**
@@ -369,9 +297,12 @@ function clearPointRelation(rel: SpatialRelation, position: Position, other: Geo
   }
 }
 
-/** The relation by the general method (see the module comment). */
+/** The relation by the general method (see the module comment), its steps not counted: the reference for tests. */
 export function exhaustiveRelation(rel: SpatialRelation, a: Geometry, b: Geometry): boolean {
-  const r = relation(a, b);
+  return holds(rel, relation(a, b));
+}
+
+function holds(rel: SpatialRelation, r: Relation | undefined): boolean {
   if (!r) return rel === 'disjoint';
   switch (rel) {
     case 'intersects':

@@ -1,0 +1,44 @@
+/**
+ * A filtered zone list walks its zones in slices of the event loop's time: another callback gets a
+ * turn while the zones are tested, however few they are and however long each test takes.
+ */
+import { expect } from 'chai';
+import { createIvea7h } from '../../src/domain/dggrs/ivea7h.js';
+import type { GridRegistry } from '../../src/ports/grid-registry.js';
+import type { CollectionsService } from '../../src/app/use-cases/collections-service.js';
+import { ZonesService } from '../../src/app/use-cases/zones-service.js';
+
+describe('zone lists: a filtered list gives the event loop turns while it tests zones', () => {
+  const grid = createIvea7h();
+  const registry: GridRegistry = { list: () => [grid], get: () => grid, defaultGrid: grid };
+  const service = new ZonesService(registry, {} as CollectionsService, 10_000);
+
+  it('timers run between the tests of 49 zones taking a few milliseconds each, and the kept page is the one asked for', async () => {
+    const parent = grid.zonesInBBox(0, [-180, -90, 180, 90])[0]!;
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const seen: number[] = [];
+    try {
+      const page = await service.listZones(grid, {
+        parentZone: parent,
+        zoneLevel: 2,
+        limit: 5,
+        offset: 3,
+        keep: async () => (z) => {
+          seen.push(ticks);
+          const until = performance.now() + 3;
+          while (performance.now() < until); // a costly test
+          return z.charCodeAt(z.length - 1) % 2 === 0;
+        },
+      });
+      const all = grid.subZones(parent, 2, { offset: 0, limit: 1000 });
+      const kept = all.filter((z) => z.charCodeAt(z.length - 1) % 2 === 0);
+      expect(seen).to.have.length(all.length);
+      expect(page.total).to.equal(kept.length);
+      expect(page.zones).to.deep.equal(kept.slice(3, 8));
+    } finally {
+      clearInterval(timer);
+    }
+    expect(seen[seen.length - 1], 'a timer ran while the zones were tested').to.be.above(seen[0]!);
+  });
+});
