@@ -19,6 +19,8 @@ export interface ZoneDataRequest {
   filter?: Expr;
   /** Source-specific options (cog-*, stac-*, intersection/cloud-cover), already validated. */
   options: ZoneDataOptions;
+  /** Aborts when the answer is no longer wanted (the client left, a time budget passed): sources stop reading and reject with its reason. */
+  signal?: AbortSignal;
 }
 
 /** A zone query over rows: which zones of `level` hold rows matching `filter` within the area. */
@@ -30,6 +32,8 @@ export interface ZoneRowsQuery {
   boxes: BBox[];
   filter?: Expr;
   datetime?: TimeInterval;
+  /** As ZoneDataRequest's. */
+  signal?: AbortSignal;
 }
 
 export interface ZoneDataOptions {
