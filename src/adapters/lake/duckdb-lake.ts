@@ -146,6 +146,8 @@ export class DuckDbLake implements LakeReader {
   private engine?: Promise<Engine>;
   private readonly fileMeta = new Map<string, FileMeta>();
   private readonly schemas = new Map<string, ColumnType[]>();
+  /** Directory walks in progress, by collection: requests asking meanwhile share the walk's answer. */
+  private readonly walks = new Map<string, Promise<FoundFile[]>>();
 
   constructor(
     private readonly root: string,
@@ -273,7 +275,7 @@ export class DuckDbLake implements LakeReader {
     const { root } = await this.start();
     let found: FoundFile[];
     try {
-      found = await findParquetFiles(root, collection.id);
+      found = await this.walk(root, collection.id);
     } catch (e) {
       if (e instanceof UnsafeLakePathError) throw new LakeQueryError('Invalid collection id', 'Collection ids are letters, digits, "_", "." and "-".');
       throw e;
@@ -301,6 +303,20 @@ export class DuckDbLake implements LakeReader {
       ...(datetimeColumn ? { datetimeColumn } : {}),
     };
     return { dataset, found, types, cql2: cql2Columns(types, geometryColumn, geo), ...(geo ? { geo } : {}) };
+  }
+
+  /**
+   * The collection's files, from a walk of its directory; one walk at a time per collection, the
+   * requests of its time share it (under load every file system call waits a turn of the event loop,
+   * and a zone-data request looks its collection up several times).
+   */
+  private walk(root: string, id: string): Promise<FoundFile[]> {
+    let walk = this.walks.get(id);
+    if (!walk) {
+      walk = findParquetFiles(root, id).finally(() => this.walks.delete(id));
+      this.walks.set(id, walk);
+    }
+    return walk;
   }
 
   /** Row counts and GeoParquet metadata from the footers; cached per (path, size, mtime). */

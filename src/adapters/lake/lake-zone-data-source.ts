@@ -109,8 +109,9 @@ export class LakeZoneDataSource implements ZoneDataSource {
 
   async zoneData(collection: Collection, request: ZoneDataRequest): Promise<ZoneData> {
     const { grid, zoneId } = request;
-    const dataset = await this.lake.describe(collection);
-    const plan = pointFieldPlan(await this.fields(collection), request.fields, request.options.stats?.filter(isStatistic));
+    // Asked together: the lake's look-ups of the collection's files then share one walk.
+    const [dataset, fields, stored] = await Promise.all([this.lake.describe(collection), this.fields(collection), this.lake.zoneKeyLevels?.(collection, grid.id)]);
+    const plan = pointFieldPlan(fields, request.fields, request.options.stats?.filter(isStatistic));
     const agg = new ZonePointAggregator(grid, await runStepped(listSubZones(grid, zoneId, request.depths)), plan, this.limits.maxMedianValues);
     const geometry = dataset.geometryColumn;
     let keyed = false;
@@ -124,7 +125,7 @@ export class LakeZoneDataSource implements ZoneDataSource {
         workClass: 'zone-data',
       };
       try {
-        keyed = await this.fromStoredKeys(collection, grid, agg, rows);
+        keyed = await this.fromStoredKeys(collection, grid, agg, rows, stored ?? []);
         if (keyed) {
           // statistics set from the engine's GROUP BY
         } else if (this.lake.scanPoints) await this.fromPoints(collection, grid, agg, rows);
@@ -143,11 +144,11 @@ export class LakeZoneDataSource implements ZoneDataSource {
     };
   }
 
-  /** Statistics grouped by stored zone keys, when every level asked has them; false otherwise. */
-  private async fromStoredKeys(collection: Collection, grid: Dggrs, agg: ZonePointAggregator, rows: RowFilter & LakeWork): Promise<boolean> {
-    const { zoneKeyLevels, zoneKeyStats } = this.lake;
-    if (!zoneKeyLevels || !zoneKeyStats) return false;
-    const stored = new Set(await zoneKeyLevels.call(this.lake, collection, grid.id));
+  /** Statistics grouped by stored zone keys, when every level asked has them (`levels`: the lake's stored ones); false otherwise. */
+  private async fromStoredKeys(collection: Collection, grid: Dggrs, agg: ZonePointAggregator, rows: RowFilter & LakeWork, levels: number[]): Promise<boolean> {
+    const { zoneKeyStats } = this.lake;
+    if (!zoneKeyStats) return false;
+    const stored = new Set(levels);
     if (!agg.depths.every((d) => stored.has(d.level))) return false;
     const stats = (level: number, fields: string[], medians: string[]) => zoneKeyStats.call(this.lake, collection, { ...rows, dggrsId: grid.id, level, fields, medians });
     for (const [k, d] of agg.depths.entries()) {
