@@ -12,6 +12,7 @@ import { send, type FuzzRequest, type SendResult } from '../../scripts/fuzz/http
 import { startServerProcess, type ServerProcess } from '../../scripts/fuzz/server-process.js';
 import { apiErrorProblem } from '../../scripts/fuzz/checks.js';
 import { slowFilterText, writeSlowLake } from '../contracts/lake-reader.contract.js';
+import { startLoopbackS3, type LoopbackS3 } from '../support/s3-server.js';
 
 /** limits.lakeQuerySeconds of the service under test: longer than the abandoned requests are watched. */
 const BUDGET_SECONDS = 5;
@@ -24,6 +25,15 @@ const IDLE_CPU_MS = 100;
 const BUSY_CPU_MS = 200;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const BIG = { id: 'big', title: 'A million rows', extent: { spatial: { bbox: [[0, 45, 4, 49]] } }, backing: { kind: 'parquet-lake', geometryColumn: 'geometry' } };
+/**
+ * The idle memory release's one last-resort collection (server.idleMemoryReleaseMiB) would come
+ * a second after the work stops, inside the second the CPU is watched: off here.
+ */
+const NO_IDLE_RELEASE = { idleMemoryReleaseMiB: 0 };
+const get = (path: string): FuzzRequest => ({ method: 'GET', path, headers: [] });
+const slow = encodeURIComponent(slowFilterText());
+
 /** CPU time (user + system, ms) of every thread of a process so far: fields 14 and 15 of /proc/<pid>/stat, in ticks of 10 ms. */
 function processCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -31,21 +41,38 @@ function processCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** The child's CPU time over `ms` of wall time. */
+async function cpuOf(srv: ServerProcess, ms: number): Promise<number> {
+  const before = processCpuMs(srv.pid);
+  await sleep(ms);
+  return processCpuMs(srv.pid) - before;
+}
+
+/** Sends `n` requests, lets them run `runMs`, then gives up on them (the client closes its sockets); the child's CPU meanwhile. */
+async function abandonAfter(srv: ServerProcess, path: string, n: number, runMs: number): Promise<{ busyCpuMs: number; results: Promise<SendResult[]> }> {
+  const ctl = new AbortController();
+  const results = Promise.all(Array.from({ length: n }, () => send(new URL(srv.base), get(path), { timeoutMs: 60_000, signal: ctl.signal })));
+  await sleep(300);
+  const busyCpuMs = await cpuOf(srv, runMs - 300);
+  ctl.abort();
+  return { busyCpuMs, results };
+}
+
 describe('HTTP: lake work stops when its client leaves, and within limits.lakeQuerySeconds (issue 20, F2)', function () {
   this.timeout(120_000);
   let srv: ServerProcess;
   let base: URL;
   let zone: string;
-  const slow = encodeURIComponent(slowFilterText());
 
   before(async function () {
     this.timeout(120_000);
     const root = await writeSlowLake();
     srv = await startServerProcess({
       config: {
+        server: NO_IDLE_RELEASE,
         lake: { root },
         limits: { lakeQuerySeconds: BUDGET_SECONDS },
-        collections: [{ id: 'big', title: 'A million rows', extent: { spatial: { bbox: [[0, 45, 4, 49]] } }, backing: { kind: 'parquet-lake', geometryColumn: 'geometry' } }],
+        collections: [BIG],
       },
     });
     base = new URL(srv.base);
@@ -56,29 +83,14 @@ describe('HTTP: lake work stops when its client leaves, and within limits.lakeQu
     await srv?.stop();
   });
 
-  const get = (path: string): FuzzRequest => ({ method: 'GET', path, headers: [] });
   const SLOW: [string, () => string][] = [
     ['items', () => `/collections/big/items?limit=1&filter=${slow}`],
     ['zone data', () => `/collections/big/dggs/IVEA7H/zones/${zone}/data?filter=${slow}`],
     ['a zone list filter', () => `/collections/big/dggs/IVEA7H/zones?zone-level=5&bbox=0,45,4,49&filter=${slow}`],
   ];
 
-  /** The child's CPU time over `ms` of wall time. */
-  async function cpuOver(ms: number): Promise<number> {
-    const before = processCpuMs(srv.pid);
-    await sleep(ms);
-    return processCpuMs(srv.pid) - before;
-  }
-
-  /** Sends `n` requests, lets them run `runMs`, then gives up on them (the client closes its sockets). */
-  async function abandon(path: string, n: number, runMs: number): Promise<{ busyCpuMs: number; results: Promise<SendResult[]> }> {
-    const ctl = new AbortController();
-    const results = Promise.all(Array.from({ length: n }, () => send(base, get(path), { timeoutMs: 60_000, signal: ctl.signal })));
-    await sleep(300);
-    const busyCpuMs = await cpuOver(runMs - 300);
-    ctl.abort();
-    return { busyCpuMs, results };
-  }
+  const cpuOver = (ms: number) => cpuOf(srv, ms);
+  const abandon = (path: string, n: number, runMs: number) => abandonAfter(srv, path, n, runMs);
 
   for (const [what, path] of SLOW) {
     it(`${what}: the query stops within a second of the client leaving (the service falls back to idle)`, async () => {
@@ -134,5 +146,31 @@ describe('HTTP: lake work stops when its client leaves, and within limits.lakeQu
       await sleep(1000);
       expect(await cpuOver(1000), `${what}: CPU ms of the service in the second after the second after the 503`).to.be.below(IDLE_CPU_MS);
     }
+  });
+});
+
+describe('HTTP: object-store lake work stops when its client leaves (issue 20, F2)', function () {
+  this.timeout(120_000);
+  let s3: LoopbackS3;
+  let srv: ServerProcess;
+
+  before(async function () {
+    this.timeout(120_000);
+    s3 = await startLoopbackS3();
+    await s3.upload(await writeSlowLake(), 'slow');
+    srv = await startServerProcess({ config: { server: NO_IDLE_RELEASE, lake: { root: `s3://${s3.bucket}/slow`, s3: s3.options }, collections: [BIG] } });
+  });
+  after(async () => {
+    await srv?.stop();
+    await s3?.close();
+  });
+
+  it('items: the reads and the filter stop within a second of the client leaving (the service falls back to idle)', async () => {
+    const { busyCpuMs, results } = await abandonAfter(srv, `/collections/big/items?limit=1&filter=${slow}`, 1, 1500);
+    const gone = await results;
+    expect(gone[0]!.error?.kind, `the slow request was still running when the client left: ${gone[0]!.response?.status}`).to.equal('client');
+    expect(busyCpuMs, 'CPU ms the service used while the slow request ran (1.2 s)').to.be.above(BUSY_CPU_MS);
+    await sleep(1000);
+    expect(await cpuOf(srv, 1000), 'CPU ms the service used in the second after the one after the client left').to.be.below(IDLE_CPU_MS);
   });
 });
