@@ -254,10 +254,10 @@ export function routeModules(c: Container, late: { conformance: () => string[]; 
     }),
     collectionRoutes(c.get<CollectionsService>(TOKENS.CollectionsService)),
     dggsRoutes(new ZonesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionsService>(TOKENS.CollectionsService), c.get<Config>(TOKENS.Config).limits.maxZonesPerPage), c.get<ZoneDataService>(TOKENS.ZoneDataService), c.get<Config>(TOKENS.Config).server.zoneInfoCacheBytes),
-    itemRoutes(new ItemsService(c.get<CollectionCatalog>(TOKENS.CollectionCatalog), c.get<LakeReader>(TOKENS.LakeReader), c.get<Config>(TOKENS.Config).limits.itemsMaxLimit)),
+    itemRoutes(new ItemsService(c.get<CollectionCatalog>(TOKENS.CollectionCatalog), c.get<LakeReader>(TOKENS.LakeReader), c.get<Config>(TOKENS.Config).limits.itemsMaxLimit, c.get<Config>(TOKENS.Config).limits.lakeQuerySeconds)),
     zoneDataRoutes(
       c.get<ZoneDataService>(TOKENS.ZoneDataService),
-      new ZoneFeaturesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionCatalog>(TOKENS.CollectionCatalog), c.get<LakeReader>(TOKENS.LakeReader), c.get<Config>(TOKENS.Config).limits.maxSubZones),
+      new ZoneFeaturesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionCatalog>(TOKENS.CollectionCatalog), c.get<LakeReader>(TOKENS.LakeReader), c.get<Config>(TOKENS.Config).limits.maxSubZones, c.get<Config>(TOKENS.Config).limits.lakeQuerySeconds),
     ),
     conceptRoutes(c.get<ConceptStore>(TOKENS.ConceptStore), ready),
     orderRoutes(orders, ownerOf),

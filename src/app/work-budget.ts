@@ -48,9 +48,11 @@ export class WorkBudget {
     return { used: this.used, queued: this.queue.length, capacity: this.opts.capacity };
   }
 
-  async run<T>(cost: number, work: () => Promise<T>): Promise<T> {
+  /** `signal`: a piece still waiting when it aborts leaves the queue, rejecting with its reason. */
+  async run<T>(cost: number, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const units = Math.min(this.opts.capacity, Math.max(1, Math.ceil(cost)));
-    await this.acquire(units, cost);
+    signal?.throwIfAborted();
+    await this.acquire(units, cost, signal);
     try {
       return await work();
     } finally {
@@ -59,7 +61,7 @@ export class WorkBudget {
     }
   }
 
-  private acquire(units: number, cost: number): Promise<void> {
+  private acquire(units: number, cost: number, signal: AbortSignal | undefined): Promise<void> {
     if (this.queue.length === 0 && this.used + units <= this.opts.capacity) {
       this.used += units;
       return Promise.resolve();
@@ -67,17 +69,25 @@ export class WorkBudget {
     if (this.queue.length >= this.opts.maxQueued) return Promise.reject(this.busy(cost, 0));
     const since = performance.now();
     return new Promise<void>((resolve, reject) => {
+      const leave = (err: unknown) => {
+        clearTimeout(waiter.timer);
+        signal?.removeEventListener('abort', abandoned);
+        this.queue.splice(this.queue.indexOf(waiter), 1);
+        reject(err);
+        // The head may have left: the next one may fit now.
+        this.drain();
+      };
+      const abandoned = () => leave(signal!.reason);
       const waiter: Waiter = {
         units,
-        admit: resolve,
-        timer: setTimeout(() => {
-          this.queue.splice(this.queue.indexOf(waiter), 1);
-          reject(this.busy(cost, performance.now() - since));
-          // The head may have left: the next one may fit now.
-          this.drain();
-        }, this.opts.maxWaitMs),
+        admit: () => {
+          signal?.removeEventListener('abort', abandoned);
+          resolve();
+        },
+        timer: setTimeout(() => leave(this.busy(cost, performance.now() - since)), this.opts.maxWaitMs),
       };
       this.queue.push(waiter);
+      signal?.addEventListener('abort', abandoned, { once: true });
     });
   }
 

@@ -22,7 +22,7 @@ export interface ZoneDataRequest {
   options: ZoneDataOptions;
   /** Remote reads of the client request this is part of: remote sources count their pages there. */
   reads?: RemoteReads;
-  /** Aborted when the client leaves: sources stop reading. */
+  /** Aborts when the answer is no longer wanted (the client left, a time budget passed): sources stop reading and reject with its reason. */
   signal?: AbortSignal;
 }
 
@@ -37,7 +37,7 @@ export interface ZoneRowsQuery {
   datetime?: TimeInterval;
   /** Remote reads of the client request this is part of (see ZoneDataRequest). */
   reads?: RemoteReads;
-  /** Aborted when the client leaves: sources stop reading. */
+  /** As ZoneDataRequest's. */
   signal?: AbortSignal;
 }
 

@@ -65,7 +65,22 @@ export interface RowFilter {
   filter?: Expr;
 }
 
-export interface LakePageRequest extends RowFilter {
+/**
+ * Who asks, for how long: every request of the reader may carry these. When `signal` aborts, the
+ * reader stops the work (the running query, the store's reads, the loops between them) and
+ * rejects with `signal.reason`, soon after; the reader stays usable.
+ */
+export interface LakeWork {
+  signal?: AbortSignal;
+  /**
+   * The class of work the request is counted under when the engine is shared (e.g. `items`,
+   * `zone-data`, `zone-filter`): classes take turns, so one class's requests cannot hold every
+   * query slot while another's wait. Requests without one share a default class.
+   */
+  workClass?: string;
+}
+
+export interface LakePageRequest extends RowFilter, LakeWork {
   offset: number;
   limit: number;
   /** Columns to return, in this order; every one exists (the use case checked). */
@@ -73,11 +88,11 @@ export interface LakePageRequest extends RowFilter {
 }
 
 /** For `scan`, `bbox` is an envelope prefilter only (exact for points): callers that bin rows by a point decide the rest. */
-export interface LakeScanRequest extends RowFilter {
+export interface LakeScanRequest extends RowFilter, LakeWork {
   columns: string[];
 }
 
-export interface LakePointScanRequest extends RowFilter {
+export interface LakePointScanRequest extends RowFilter, LakeWork {
   /** Numeric columns, in the order `PointBatch.values` holds them. */
   fields: string[];
 }
@@ -91,7 +106,7 @@ export interface PointBatch {
   values: Float64Array[];
 }
 
-export interface ZoneKeyStatsRequest extends RowFilter {
+export interface ZoneKeyStatsRequest extends RowFilter, LakeWork {
   dggrsId: string;
   level: number;
   /** Fields to get count, valid, min, max, mean and stdDev of. */

@@ -4,8 +4,11 @@
  * prefix, footers read once and bounded, ranged reads only.
  */
 import { expect } from 'chai';
-import { lakeReaderContract, writeContractLake } from './lake-reader.contract.js';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expectStopsOnAbort, lakeReaderContract, writeContractLake } from './lake-reader.contract.js';
 import { S3ParquetLake } from '../../src/adapters/lake-s3/s3-parquet-lake.js';
+import { ByteBudget, S3Objects } from '../../src/adapters/lake-s3/s3-objects.js';
 import type { Collection } from '../../src/domain/collection.js';
 import { parseCql2Text } from '../../src/domain/cql2/index.js';
 import { LakeQueryError } from '../../src/ports/lake-reader.js';
@@ -78,6 +81,21 @@ describe('S3ParquetLake: bounds and object-store reads', function () {
       expect((await lake.page(c1, { offset: 0, limit: 5, columns: ['v'], filter: parseCql2Text('v >= 30') })).numberMatched).to.equal(30);
     } finally {
       await lake.close();
+    }
+  });
+
+  it('a read in flight stops when its signal aborts: the store that never answers sees its connection closed', async () => {
+    const server = http.createServer(() => undefined); // takes the request, never answers
+    const closed = new Promise<void>((resolve) => server.on('connection', (socket) => socket.once('close', () => resolve())));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const store = new S3Objects(s3.bucket, { ...s3.options, endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    try {
+      await expectStopsOnAbort((signal) => store.range('c1/data/p=1.parquet', 0, 100, new ByteBudget(1000), signal), 200);
+      await closed;
+    } finally {
+      store.close();
+      server.closeAllConnections();
+      server.close();
     }
   });
 

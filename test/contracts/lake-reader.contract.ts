@@ -1,6 +1,7 @@
 /**
  * What every LakeReader adapter must do, run against a small lake written here: scan order,
- * paging, counts, filters, streaming, missing data, and ids that try to leave the root.
+ * paging, counts, filters, streaming, missing data, ids that try to leave the root, and work
+ * that stops when its signal aborts.
  */
 import { expect } from 'chai';
 import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
@@ -50,6 +51,45 @@ export async function writeContractLake(): Promise<string> {
   }
   c.closeSync();
   return root;
+}
+
+/**
+ * A lake whose work takes long: collection `big`, `rows` rows of `v` (the row number), `x` (a
+ * number no row-group statistic groups usefully) and a point among a few hundred, in one file.
+ */
+export async function writeSlowLake(rows = 1_000_000): Promise<string> {
+  const root = mkdtempSync(path.join(tmpdir(), 'lake-slow-'));
+  mkdirSync(path.join(root, 'big', 'data'), { recursive: true });
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  await c.run(`COPY (SELECT i AS v, (i * 7919) % 1000003 * 0.001 AS x,
+      st_aswkb(CAST('POINT (' || (i % 37) * 0.1 || ' ' || (45 + (i % 41) * 0.1) || ')' AS GEOMETRY)) AS geometry FROM range(0, ${rows}) t(i))
+    TO '${path.join(root, 'big', 'data', 'rows.parquet')}' (FORMAT parquet)`);
+  c.closeSync();
+  return root;
+}
+
+/**
+ * A CQL2 filter that no row matches and no statistic settles, costing each row `terms` powers:
+ * seconds of work over the slow lake's million rows, in SQL and in JS alike, whatever LIKE costs.
+ */
+export function slowFilterText(terms = 400): string {
+  return Array.from({ length: terms }, (_, i) => `x*v^1.${i}=${i}.5`).join(' OR ');
+}
+
+/**
+ * Starts work with a signal, aborts it after `runMs` (the work must still be running then), and
+ * expects the work to reject with the abort's reason within a second.
+ */
+export async function expectStopsOnAbort(start: (signal: AbortSignal) => Promise<unknown>, runMs: number): Promise<void> {
+  const ctl = new AbortController();
+  const outcome = start(ctl.signal).then(() => 'finished before the abort', (e: unknown) => e);
+  await new Promise((r) => setTimeout(r, runMs));
+  const reason = new Error('the client left');
+  const abortedAt = performance.now();
+  ctl.abort(reason);
+  expect(await outcome).to.equal(reason);
+  expect(performance.now() - abortedAt, 'ms from the abort to the rejection').to.be.below(1000);
 }
 
 const wkt = (text: string) => `ST_AsWKB(CAST('${text}' AS GEOMETRY))`;
@@ -187,6 +227,39 @@ export function lakeReaderContract(name: string, make: (root: string) => LakeRea
     it('writes a page as parquet', async () => {
       const bytes = await lake.pageAsParquet(c1, { offset: 9, limit: 3, columns: ['v', 'geometry'] }, true);
       expect(Buffer.from(bytes.subarray(0, 4)).toString()).to.equal('PAR1');
+    });
+
+    describe('work stops when its signal aborts', () => {
+      const big = lakeCollection('big');
+      let slow: LakeReader;
+      before(async function () {
+        this.timeout(60_000);
+        slow = await make(await writeSlowLake());
+      });
+      after(() => slow?.close());
+      const filter = parseCql2Text(slowFilterText());
+      const runs: [string, (r: LakeReader, signal: AbortSignal) => Promise<unknown> | undefined][] = [
+        ['page', (r, signal) => r.page(big, { offset: 0, limit: 1, columns: ['v'], filter, signal })],
+        ['scan', (r, signal) => r.scan(big, { columns: ['v'], filter, signal }, () => undefined)],
+        ['scanPoints', (r, signal) => r.scanPoints?.(big, { fields: ['v'], filter, signal }, () => undefined)],
+      ];
+      for (const [name, run] of runs) {
+        it(`${name}: a running request rejects with the signal's reason within a second, and the reader goes on`, async function () {
+          if (name === 'scanPoints' && !slow.scanPoints) this.skip(); // an optional fast path this reader does not offer
+          await expectStopsOnAbort((signal) => run(slow, signal)!, 300);
+          // The same kind of request, cheap this time, on the same engine.
+          const seen: unknown[] = [];
+          if (name === 'page') seen.push(...(await slow.page(big, { offset: 0, limit: 5, columns: ['v'], filter: parseCql2Text('v < 3') })).rows.map((r) => r.values.v));
+          if (name === 'scan') await slow.scan(big, { columns: ['v'], filter: parseCql2Text('v < 3') }, (chunk) => void seen.push(...chunk.columns.v!));
+          if (name === 'scanPoints') await slow.scanPoints!(big, { fields: ['v'], filter: parseCql2Text('v < 3') }, (b) => void seen.push(...b.values[0]!.subarray(0, b.size)));
+          expect(seen.map(Number)).to.deep.equal([0, 1, 2]);
+        });
+      }
+      it('an aborted signal stops a request before it starts', async () => {
+        const reason = new Error('gone already');
+        const err = await slow.page(big, { offset: 0, limit: 1, columns: ['v'], signal: AbortSignal.abort(reason) }).then(() => undefined, (e: unknown) => e);
+        expect(err).to.equal(reason);
+      });
     });
 
     it('reports missing data, unknown columns and unsafe ids', async () => {

@@ -103,4 +103,28 @@ describe('WorkBudget: admission control by cost', () => {
     await ra;
     expect(await Promise.all(queued)).to.deep.equal([1, 2]);
   });
+
+  it('work whose signal aborts while it waits leaves the queue at once, rejecting with the reason, and the next one moves up', async () => {
+    const b = budget(10, 10_000);
+    const log: string[] = [];
+    const a = gate(log, 'a'), c = gate(log, 'c');
+    const ra = b.run(10, a.work);
+    const ctl = new AbortController();
+    const left = b.run(10, async () => 'never', ctl.signal).catch((e: unknown) => e);
+    const rc = b.run(10, c.work);
+    await tick();
+    expect(b.state().queued).to.equal(2);
+    const reason = new Error('the client left');
+    ctl.abort(reason);
+    expect(await left).to.equal(reason);
+    expect(b.state().queued).to.equal(1);
+    a.finish();
+    await ra;
+    await tick();
+    expect(log).to.deep.equal(['start a', 'end a', 'start c']);
+    c.finish();
+    expect(await rc).to.equal('c');
+    expect(await b.run(1, async () => 'x', AbortSignal.abort(reason)).catch((e: unknown) => e), 'aborted before it asks').to.equal(reason);
+    expect(b.state()).to.deep.equal({ used: 0, queued: 0, capacity: 10 });
+  });
 });

@@ -24,6 +24,8 @@ export interface HandlerInput<P, Q, B> {
   format: Format;
   links: Links;
   req: Request;
+  /** Aborts when the client goes away before the answer is finished: pass it on to the work. */
+  signal: AbortSignal;
 }
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -77,7 +79,7 @@ export function restifyPath(openApiPath: string): string {
   return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
 }
 
-export function parseInput(route: AnyRoute, req: Request, links: Links): HandlerInput<unknown, unknown, unknown> {
+export function parseInput(route: AnyRoute, req: Request, links: Links, signal: AbortSignal): HandlerInput<unknown, unknown, unknown> {
   const status = route.invalidStatus ?? 400;
   const params = validate(route.params, req.params ?? {}, 'path parameter', status);
   const query = validate(route.query, normaliseQuery(req.query), 'query parameter', status);
@@ -86,7 +88,7 @@ export function parseInput(route: AnyRoute, req: Request, links: Links): Handler
   const format = route.formats
     ? negotiate(typeof raw.f === 'string' ? raw.f : undefined, req.header('accept'), route.formats, route.defaultFormat ?? route.formats[0]!)
     : 'json';
-  return { params, query, body, format, links, req };
+  return { params, query, body, format, links, req, signal };
 }
 
 /** Repeated parameters keep their last value; the contract has no multi-valued parameters. */

@@ -10,6 +10,7 @@ import { admitRequestTarget, baseUrlFor } from './request-target.js';
 import { readJsonBody } from './request-body.js';
 import { bearerChallenge } from './bearer-challenge.js';
 import { HttpRefusal } from './http-errors.js';
+import { clientGoneSignal } from './client-gone.js';
 import { AppError } from '../../app/errors.js';
 
 export type HttpLimits = ConnectionLimits & { maxBodyBytes: number };
@@ -94,6 +95,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     }
     const handler = (req: Request, res: Response, next: (err?: unknown) => void) => {
       const started = process.hrtime.bigint();
+      const gone = clientGoneSignal(res);
       void (async () => {
         try {
           if (route.secured) await opts.authenticate(req);
@@ -102,12 +104,13 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
             if (/\b100-continue\b/i.test(req.headers.expect ?? '')) res.writeContinue();
             req.body = await readJsonBody(req, opts.limits.maxBodyBytes);
           }
-          const input = parseInput(route, req, new Links(baseUrlOf(req))) as Parameters<typeof route.handler>[0];
+          const input = parseInput(route, req, new Links(baseUrlOf(req)), gone) as Parameters<typeof route.handler>[0];
           send(res, await route.handler(input));
         } catch (err) {
-          fail(req, res, err);
+          // The work stopped because its client left: there is nobody to answer.
+          if (!(gone.aborted && err === gone.reason)) fail(req, res, err);
         } finally {
-          opts.logger.info({ method: req.method, url: req.url, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+          opts.logger.info({ method: req.method, url: req.url, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6, ...(gone.aborted ? { clientGone: true } : {}) }, 'request');
         }
         next(false);
       })();

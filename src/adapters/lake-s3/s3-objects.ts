@@ -103,17 +103,23 @@ export class S3Objects {
     return out;
   }
 
-  /** Bytes [start, end) of an object, charged to `budget` first. */
-  async range(key: string, start: number, end: number, budget: ByteBudget): Promise<Uint8Array> {
+  /** Bytes [start, end) of an object, charged to `budget` first. `signal` aborts the read (rejecting with its reason). */
+  async range(key: string, start: number, end: number, budget: ByteBudget, signal?: AbortSignal): Promise<Uint8Array> {
     if (end <= start) return new Uint8Array(0);
+    signal?.throwIfAborted();
     budget.charge(end - start);
-    const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${start}-${end - 1}` }));
-    // A server that ignores Range would send the whole object: refuse it before reading the body.
-    if (r.ContentLength !== end - start) {
-      (r.Body as { destroy?: () => void } | undefined)?.destroy?.();
-      throw new Error(`object store answered ${r.ContentLength} bytes for a range of ${end - start} (${key})`);
+    try {
+      const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${start}-${end - 1}` }), signal ? { abortSignal: signal } : {});
+      // A server that ignores Range would send the whole object: refuse it before reading the body.
+      if (r.ContentLength !== end - start) {
+        (r.Body as { destroy?: () => void } | undefined)?.destroy?.();
+        throw new Error(`object store answered ${r.ContentLength} bytes for a range of ${end - start} (${key})`);
+      }
+      return await r.Body!.transformToByteArray();
+    } catch (e) {
+      signal?.throwIfAborted();
+      throw e;
     }
-    return r.Body!.transformToByteArray();
   }
 
   close(): void {

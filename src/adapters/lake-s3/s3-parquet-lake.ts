@@ -20,6 +20,9 @@
  * (`maxFilterRows`; DuckDB does this work natively, here it is ours), and, while testing, exact
  * geometry tests (`maxExactGeometryTests`, as on the DuckDB lake: points against rectangles do
  * not count). Every refusal is a LakeQueryError whose hint names the bound.
+ *
+ * A request's `signal` aborts its reads in flight (and those read ahead) and stops testing and
+ * streaming at the next row group or slice; the request rejects with the signal's reason.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parquetMetadata, parquetRead, parquetSchema, type AsyncBuffer, type FileMetaData, type RowGroup } from 'hyparquet';
@@ -39,6 +42,7 @@ import {
   type LakeRow,
   type LakeScanRequest,
   type LakeValue,
+  type LakeWork,
   type RowFilter,
 } from '../../ports/lake-reader.js';
 import { ByteLru } from '../../domain/byte-lru.js';
@@ -172,19 +176,20 @@ export class S3ParquetLake implements LakeReader {
     return files;
   }
 
-  private async described(collection: Collection, budget: ByteBudget): Promise<Described> {
+  private async described(collection: Collection, budget: ByteBudget, signal?: AbortSignal): Promise<Described> {
     const id = collection.id;
     if (!LAKE_ID.test(id)) throw new LakeQueryError('Invalid collection id', 'Collection ids are letters, digits, "_", "." and "-".');
     const dataPrefix = this.keyPrefix(id);
     const rootPrefix = this.prefix ? `${this.prefix}/` : '';
-    const objects = (await this.list(id))
+    // The listing is shared by the requests of its time: one request leaving does not abort it.
+    const objects = (await untilAborted(this.list(id), signal))
       .map((object) => ({ object, below: object.key.slice(dataPrefix.length), relative: object.key.slice(rootPrefix.length) }))
       .filter((o) => o.object.key.startsWith(dataPrefix) && isLakeDataPath(o.below) && o.below.split('/').length <= MAX_DEPTH + 1)
       .sort(byLakePath);
     if (objects.length === 0) throw new LakeNotFoundError(`no parquet files for ${id}`);
     const files: LakeFile[] = await Promise.all(
       objects.map(async (o) => {
-        const metadata = await this.footer(o.object, budget);
+        const metadata = await this.footer(o.object, budget, signal);
         return { object: o.object, relative: o.relative, metadata, names: new Set(parquetSchema(metadata).children.map((c) => c.element.name)) };
       }),
     );
@@ -221,11 +226,11 @@ export class S3ParquetLake implements LakeReader {
   }
 
   /** The file's parsed footer; its raw bytes are what the cache keeps. */
-  private async footer(o: ObjectInfo, budget: ByteBudget): Promise<FileMetaData> {
+  private async footer(o: ObjectInfo, budget: ByteBudget, signal?: AbortSignal): Promise<FileMetaData> {
     const cacheKey = `${o.key}\u0000${o.version}`;
     let raw = this.footers.get(cacheKey);
     if (!raw) {
-      raw = await this.guard(() => this.readFooter(o, budget));
+      raw = await this.guard(() => this.readFooter(o, budget, signal));
       this.footers.set(cacheKey, raw, raw.byteLength);
     }
     try {
@@ -235,16 +240,16 @@ export class S3ParquetLake implements LakeReader {
     }
   }
 
-  private async readFooter(o: ObjectInfo, budget: ByteBudget): Promise<Uint8Array> {
+  private async readFooter(o: ObjectInfo, budget: ByteBudget, signal?: AbortSignal): Promise<Uint8Array> {
     if (o.size < 12) throw new Error(`${o.key} is too short to be parquet`);
     const tailStart = Math.max(0, o.size - this.limits.footerReadBytes);
-    const tail = await this.store().range(o.key, tailStart, o.size, budget);
+    const tail = await this.store().range(o.key, tailStart, o.size, budget, signal);
     const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength);
     if (view.getUint32(tail.byteLength - 4, true) !== 0x31524150) throw new Error(`${o.key} is not parquet (no PAR1 footer)`);
     const need = view.getUint32(tail.byteLength - 8, true) + 8;
     if (need > o.size - 4) throw new Error(`${o.key}: parquet footer length ${need} exceeds the file`);
     if (need <= tail.byteLength) return tail.slice(tail.byteLength - need);
-    const head = await this.store().range(o.key, o.size - need, tailStart, budget);
+    const head = await this.store().range(o.key, o.size - need, tailStart, budget, signal);
     const out = new Uint8Array(need);
     out.set(head, 0);
     out.set(tail, head.byteLength);
@@ -330,19 +335,19 @@ export class S3ParquetLake implements LakeReader {
 
   // ---- reading ----
 
-  private asyncBuffer(file: LakeFile, budget: ByteBudget): AsyncBuffer {
+  private asyncBuffer(file: LakeFile, budget: ByteBudget, signal: AbortSignal | undefined): AsyncBuffer {
     const store = this.store();
     return {
       byteLength: file.object.size,
       slice: async (start: number, end?: number) => {
-        const bytes = await store.range(file.object.key, start, end ?? file.object.size, budget);
+        const bytes = await store.range(file.object.key, start, end ?? file.object.size, budget, signal);
         return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
       },
     };
   }
 
   /** Columns of rows [from, to) of one row group (group-relative), as decoded arrays; columns a file lacks read as NULL. */
-  private async readGroup(g: GroupRef, columns: string[], budget: ByteBudget, from = 0, to = g.rows): Promise<Record<string, unknown[]>> {
+  private async readGroup(g: GroupRef, columns: string[], budget: ByteBudget, signal: AbortSignal | undefined, from = 0, to = g.rows): Promise<Record<string, unknown[]>> {
     const present = columns.filter((c) => g.file.names.has(c));
     const out: Record<string, unknown[]> = {};
     for (const c of columns) out[c] = new Array<unknown>(to - from).fill(null);
@@ -351,7 +356,7 @@ export class S3ParquetLake implements LakeReader {
     await this.guard(() =>
       parquetRead({
         ...READ_OPTIONS,
-        file: this.asyncBuffer(g.file, budget),
+        file: this.asyncBuffer(g.file, budget, signal),
         metadata: g.file.metadata,
         columns: present,
         rowStart,
@@ -384,13 +389,15 @@ export class S3ParquetLake implements LakeReader {
   // ---- the port ----
 
   async page(collection: Collection, req: LakePageRequest): Promise<LakePage> {
-    const budget = new ByteBudget(this.limits.maxRequestBytes);
-    const d = await this.described(collection, budget);
-    const filter = this.filterOf(d, req);
-    this.checkColumns(d, req.columns);
-    const located = filter ? await this.locateFiltered(d, filter, req, budget) : this.locate(d, req);
-    const rows = await this.fetchRows(d, located.at, req, budget);
-    return { numberMatched: located.numberMatched, rows };
+    return stopping(req, async () => {
+      const budget = new ByteBudget(this.limits.maxRequestBytes);
+      const d = await this.described(collection, budget, req.signal);
+      const filter = this.filterOf(d, req);
+      this.checkColumns(d, req.columns);
+      const located = filter ? await this.locateFiltered(d, filter, req, budget) : this.locate(d, req);
+      const rows = await this.fetchRows(d, located.at, req, budget);
+      return { numberMatched: located.numberMatched, rows };
+    });
   }
 
   /** Unfiltered: the page's rows by arithmetic over the row counts. */
@@ -428,8 +435,9 @@ export class S3ParquetLake implements LakeReader {
     const at: { group: GroupRef; rows: number[] }[] = [];
     const end = req.offset + req.limit;
     let matched = 0;
-    const slice = new TimeSlice();
-    for await (const [g, raw] of ahead(groups, (g) => this.readGroup(g, filter.columns, budget))) {
+    const slice = new TimeSlice(req.signal);
+    for await (const [g, raw] of ahead(groups, (g) => this.readGroup(g, filter.columns, budget, req.signal))) {
+      req.signal?.throwIfAborted();
       const batch = this.evalBatch(d, raw, filter.columns);
       let kept: number[] | undefined;
       for (let i = 0; i < g.rows; i++) {
@@ -453,7 +461,7 @@ export class S3ParquetLake implements LakeReader {
     const out: LakeRow[] = [];
     for (const { group, rows } of at) {
       const from = rows[0]!, to = rows[rows.length - 1]! + 1;
-      const raw = await this.readGroup(group, req.columns, budget, from, to);
+      const raw = await this.readGroup(group, req.columns, budget, req.signal, from, to);
       for (const r of rows) {
         const values: Record<string, LakeValue> = {};
         for (const col of req.columns) values[col] = toLakeValue(raw[col]![r - from], d.byName.get(col)!.codec);
@@ -464,7 +472,7 @@ export class S3ParquetLake implements LakeReader {
   }
 
   async pageAsParquet(collection: Collection, req: LakePageRequest, geo: boolean): Promise<Uint8Array> {
-    const d = await this.described(collection, new ByteBudget(this.limits.maxRequestBytes));
+    const d = await stopping(req, () => this.described(collection, new ByteBudget(this.limits.maxRequestBytes), req.signal));
     const page = await this.page(collection, req);
     const g = d.dataset.geometryColumn;
     const columns = req.columns.map((name) => ({ name, type: name === g ? 'BLOB' : d.byName.get(name)!.type }));
@@ -473,8 +481,12 @@ export class S3ParquetLake implements LakeReader {
   }
 
   async scan(collection: Collection, req: LakeScanRequest, onChunk: (chunk: LakeChunk) => void | Promise<void>): Promise<void> {
+    await stopping(req, () => this.scanRows(collection, req, onChunk));
+  }
+
+  private async scanRows(collection: Collection, req: LakeScanRequest, onChunk: (chunk: LakeChunk) => void | Promise<void>): Promise<void> {
     const budget = new ByteBudget(this.limits.maxRequestBytes);
-    const d = await this.described(collection, budget);
+    const d = await this.described(collection, budget, req.signal);
     this.checkColumns(d, req.columns);
     const filter = this.filterOf(d, { ...(req.datetime ? { datetime: req.datetime } : {}), ...(req.filter ? { filter: req.filter } : {}) });
     const g = d.dataset.geometryColumn;
@@ -489,8 +501,9 @@ export class S3ParquetLake implements LakeReader {
     const read = [...new Set([...req.columns, ...(filter?.columns ?? []), ...(box && g ? [g] : [])])];
     this.checkBytes(budget, this.bytesOf(groups, read));
     const codecs = req.columns.map((c) => d.byName.get(c)!.codec);
-    const slice = new TimeSlice();
-    for await (const [group, raw] of ahead(groups, (g) => this.readGroup(g, read, budget))) {
+    const slice = new TimeSlice(req.signal);
+    for await (const [group, raw] of ahead(groups, (g) => this.readGroup(g, read, budget, req.signal))) {
+      req.signal?.throwIfAborted();
       const batch = filter ? this.evalBatch(d, raw, filter.columns) : undefined;
       const geoms = box && g ? raw[g]! : undefined;
       let keep: number[] = [];
@@ -539,6 +552,27 @@ async function* ahead<T>(groups: GroupRef[], read: (g: GroupRef) => Promise<T>):
     const data = await pending.shift()!;
     yield [groups[i]!, data];
   }
+}
+
+/** The work's outcome, but its signal's reason once the signal has aborted (whatever the aborted reads threw). */
+async function stopping<T>(work: LakeWork, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    work.signal?.throwIfAborted();
+    throw e;
+  }
+}
+
+/** `p`, or the signal's reason as soon as it aborts (`p` itself runs on, for whoever else awaits it). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 function tooCostly(hint: string): LakeQueryError {
@@ -604,14 +638,16 @@ function envelopeMeets(bytes: Uint8Array | null, [w, s, e, n]: [number, number, 
   return w <= e ? meets(w, e) : meets(w, 180) || meets(-180, e);
 }
 
-/** Lets other requests run once JS work has held the event loop for a slice. */
+/** Lets other requests run once JS work has held the event loop for a slice; the rest throws the signal's reason once the work is no longer wanted. */
 class TimeSlice {
   private start = performance.now();
+  constructor(private readonly signal?: AbortSignal) {}
   spent(): boolean {
     return performance.now() - this.start >= SLICE_MS;
   }
   async rest(): Promise<void> {
     await nextTurn();
+    this.signal?.throwIfAborted();
     this.start = performance.now();
   }
 }

@@ -17,6 +17,13 @@
  * numberMatched and the offsets count them: that work is bounded by `maxResidualRows` per
  * request, checked from the GROUP BY before any row is fetched, and it yields to the event loop
  * as it goes. Only the row numbers that pass are kept.
+ *
+ * Sharing and cancelling: each query (and each chunk fetched from a stream) occupies one of
+ * Node's libuv threads while it runs, the threads files and DNS use too. At most
+ * `maxRunningQueries` run at once (default one less than the pool), taken by classes of work in
+ * turn (fair-slots.ts), as are the scan connections. A request's `signal` interrupts its running
+ * query (DuckDB's interrupt), stops a stream before its next chunk and the JS loops at their next
+ * rest; the request then rejects with the signal's reason and its connection is free again.
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -38,6 +45,7 @@ import {
   type LakeRow,
   type LakeScanRequest,
   type LakeValue,
+  type LakeWork,
   type PointBatch,
   type RowFilter,
   type ZoneKeyStatsRequest,
@@ -48,6 +56,7 @@ import { cql2Columns, fieldMeta, isGeometryType, type ColumnType, type GeoMetada
 import { toLakeValue } from './lake-values.js';
 import { numberOrNaNSql, numberSql, pointColumnCount, PointReader, pointSelect, pointSource, readNumbers, type PointSource } from './point-columns.js';
 import { parseZoneColumns, ZONE_COLUMNS_KEY, type ZoneKeyColumn } from './zone-key-columns.js';
+import { FairSlots } from './fair-slots.js';
 import { toDuckDbSql, Cql2TranslationError, Cql2UnknownPropertyError, type Cql2Columns, type Cql2DuckDbFilter, type Cql2Residual } from './cql2-duckdb-sql.js';
 
 /** Everything known about one collection's files right now. */
@@ -78,6 +87,11 @@ export interface DuckDbLakeOptions {
    * faster than one thread fills it.
    */
   streamBufferBytes?: number;
+  /**
+   * Queries (or chunk fetches) running at once, each holding a libuv thread meanwhile (default one
+   * less than Node's pool, UV_THREADPOOL_SIZE or 4, so file and DNS work always find a thread).
+   */
+  maxRunningQueries?: number;
 }
 
 /** Matching rows per file, in scan order; `passed`: undecided rows the JS residual kept (when there were any). */
@@ -99,10 +113,15 @@ interface Engine {
   db: DuckDBInstance;
   exportDir: string;
   root: string;
-  /** Free scan connections, and scans waiting for one. */
+  /** Free scan connections, and the turns to take one. */
   scans: DuckDBConnection[];
-  scanWaiters: ((c: DuckDBConnection) => void)[];
+  scanSlots: FairSlots;
+  /** Turns to run a query or fetch a chunk. */
+  queries: FairSlots;
 }
+
+/** The class of the reader's own metadata queries (footers, schemas). */
+const METADATA: LakeWork = { workClass: 'metadata' };
 
 /** Rows per batch of `scanPoints`: enough to amortise a hand-over, small enough to bound memory. */
 const POINT_BATCH_ROWS = 16_384;
@@ -127,6 +146,8 @@ export class DuckDbLake implements LakeReader {
   private engine?: Promise<Engine>;
   private readonly fileMeta = new Map<string, FileMeta>();
   private readonly schemas = new Map<string, ColumnType[]>();
+  /** Directory walks in progress, by collection: requests asking meanwhile share the walk's answer. */
+  private readonly walks = new Map<string, Promise<FoundFile[]>>();
 
   constructor(
     private readonly root: string,
@@ -169,7 +190,8 @@ export class DuckDbLake implements LakeReader {
       } finally {
         c.closeSync();
       }
-      return { db, exportDir, root, scans, scanWaiters: [] };
+      const running = this.options.maxRunningQueries ?? Math.max(1, (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 1);
+      return { db, exportDir, root, scans, scanSlots: new FairSlots(SCAN_CONNECTIONS), queries: new FairSlots(running) };
     })();
     return this.engine;
   }
@@ -194,17 +216,39 @@ export class DuckDbLake implements LakeReader {
     }
   }
 
-  /** A scan connection, when one is free (first come, first served). */
-  private async withScanConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+  /** A scan connection, when one is free and it is the turn of the work's class. */
+  private async withScanConnection<T>(work: LakeWork, fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     const engine = await this.start();
-    const c = engine.scans.pop() ?? (await new Promise<DuckDBConnection>((resolve) => engine.scanWaiters.push(resolve)));
-    try {
-      return await fn(c);
-    } finally {
-      const next = engine.scanWaiters.shift();
-      if (next) next(c);
-      else engine.scans.push(c);
-    }
+    return engine.scanSlots.run(work.workClass ?? '', work.signal, async () => {
+      const c = engine.scans.pop()!;
+      try {
+        return await fn(c);
+      } finally {
+        engine.scans.push(c);
+      }
+    });
+  }
+
+  /**
+   * Runs one query (or fetches one chunk) on `c` in the work's turn; its signal interrupts it. An
+   * interrupted query rejects with the signal's reason.
+   */
+  private async query<T>(c: DuckDBConnection, work: LakeWork, run: () => Promise<T>): Promise<T> {
+    const { queries } = await this.start();
+    const signal = work.signal;
+    return queries.run(work.workClass ?? '', signal, async () => {
+      signal?.throwIfAborted();
+      const interrupt = () => c.interrupt();
+      signal?.addEventListener('abort', interrupt, { once: true });
+      try {
+        return await run();
+      } catch (e) {
+        signal?.throwIfAborted();
+        throw e;
+      } finally {
+        signal?.removeEventListener('abort', interrupt);
+      }
+    });
   }
 
   async describe(collection: Collection): Promise<LakeDataset> {
@@ -231,7 +275,7 @@ export class DuckDbLake implements LakeReader {
     const { root } = await this.start();
     let found: FoundFile[];
     try {
-      found = await findParquetFiles(root, collection.id);
+      found = await this.walk(root, collection.id);
     } catch (e) {
       if (e instanceof UnsafeLakePathError) throw new LakeQueryError('Invalid collection id', 'Collection ids are letters, digits, "_", "." and "-".');
       throw e;
@@ -261,6 +305,20 @@ export class DuckDbLake implements LakeReader {
     return { dataset, found, types, cql2: cql2Columns(types, geometryColumn, geo), ...(geo ? { geo } : {}) };
   }
 
+  /**
+   * The collection's files, from a walk of its directory; one walk at a time per collection, the
+   * requests of its time share it (under load every file system call waits a turn of the event loop,
+   * and a zone-data request looks its collection up several times).
+   */
+  private walk(root: string, id: string): Promise<FoundFile[]> {
+    let walk = this.walks.get(id);
+    if (!walk) {
+      walk = findParquetFiles(root, id).finally(() => this.walks.delete(id));
+      this.walks.set(id, walk);
+    }
+    return walk;
+  }
+
   /** Row counts and GeoParquet metadata from the footers; cached per (path, size, mtime). */
   private async refreshFileMeta(found: FoundFile[]): Promise<void> {
     const keyOf = (f: FoundFile) => `${f.size}:${f.mtimeMs}`;
@@ -268,8 +326,9 @@ export class DuckDbLake implements LakeReader {
     if (stale.length === 0) return;
     await this.withConnection(async (c) => {
       const files = listValue(stale.map((f) => f.absolute));
-      const rows = (await c.runAndReadAll('SELECT file_name, num_rows FROM parquet_file_metadata($1)', [files])).getRows();
-      const kv = (await c.runAndReadAll(`SELECT file_name, decode(key), decode(value) FROM parquet_kv_metadata($1) WHERE decode(key) IN ('geo', '${ZONE_COLUMNS_KEY}')`, [files])).getRows();
+      const read = async (sql: string) => (await this.query(c, METADATA, () => c.runAndReadAll(sql, [files]))).getRows();
+      const rows = await read('SELECT file_name, num_rows FROM parquet_file_metadata($1)');
+      const kv = await read(`SELECT file_name, decode(key), decode(value) FROM parquet_kv_metadata($1) WHERE decode(key) IN ('geo', '${ZONE_COLUMNS_KEY}')`);
       const geoByFile = new Map<string, GeoMetadata>();
       const zonesByFile = new Map<string, ZoneKeyColumn[]>();
       for (const [file, key, value] of kv) {
@@ -282,7 +341,7 @@ export class DuckDbLake implements LakeReader {
           }
         }
       }
-      const leaves = leafTypesByFile((await c.runAndReadAll('SELECT file_name, name, type, num_children FROM parquet_schema($1)', [files])).getRows());
+      const leaves = leafTypesByFile(await read('SELECT file_name, name, type, num_children FROM parquet_schema($1)'));
       const rowsByFile = new Map(rows.map(([file, n]) => [String(file), Number(n)]));
       for (const f of stale) {
         const geo = geoByFile.get(f.absolute);
@@ -298,7 +357,7 @@ export class DuckDbLake implements LakeReader {
     const cached = this.schemas.get(key);
     if (cached) return cached;
     const types = await this.withConnection(async (c) => {
-      const r = await c.runAndReadAll(`SELECT * FROM read_parquet($1, union_by_name = true, hive_partitioning = false) LIMIT 0`, [listValue(found.map((f) => f.absolute))]);
+      const r = await this.query(c, METADATA, () => c.runAndReadAll(`SELECT * FROM read_parquet($1, union_by_name = true, hive_partitioning = false) LIMIT 0`, [listValue(found.map((f) => f.absolute))]));
       return r.columnNames().map((name, i) => ({ name, type: r.columnType(i).toString() }));
     });
     if (this.schemas.size > 64) this.schemas.clear();
@@ -320,18 +379,18 @@ export class DuckDbLake implements LakeReader {
   }
 
   /** Per-file matches of the filtered set. */
-  private async matches(c: DuckDBConnection, d: Described, filter: Cql2DuckDbFilter | undefined): Promise<FileMatch[]> {
+  private async matches(c: DuckDBConnection, d: Described, filter: Cql2DuckDbFilter | undefined, work: LakeWork): Promise<FileMatch[]> {
     if (!filter) return d.found.map((file) => ({ file, count: this.fileMeta.get(file.absolute)!.rows }));
     const p = new Params(filter.params);
     const files = p.add(listValue(d.found.map((f) => f.absolute)));
     const residual = filter.residual;
     const open = residual ? `count(*) FILTER (WHERE ${residual.undecided})` : '0';
     const sql = `SELECT __lake_file, count(*), ${open} FROM read_parquet(${files}, ${READ_OPTS}) WHERE ${filter.sql} GROUP BY __lake_file`;
-    const counts = new Map((await c.runAndReadAll(sql, p.values)).getRows().map(([f, n, u]) => [String(f), { all: Number(n), open: Number(u) }]));
+    const counts = new Map((await this.query(c, work, () => c.runAndReadAll(sql, p.values))).getRows().map(([f, n, u]) => [String(f), { all: Number(n), open: Number(u) }]));
     const undecided = [...counts.values()].reduce((sum, x) => sum + x.open, 0);
     if (!residual || undecided === 0) return d.found.map((file) => ({ file, count: counts.get(file.absolute)?.all ?? 0 }));
     this.checkResidualBound(undecided);
-    const passed = await this.residualPass(c, d, filter, residual);
+    const passed = await this.residualPass(c, d, filter, residual, work);
     return d.found.map((file) => {
       const n = counts.get(file.absolute);
       const kept = passed.get(file.absolute) ?? [];
@@ -349,17 +408,18 @@ export class DuckDbLake implements LakeReader {
   }
 
   /** Row numbers, per file in ascending order, of the undecided rows the exact test keeps. */
-  private async residualPass(c: DuckDBConnection, d: Described, filter: Cql2DuckDbFilter, residual: Cql2Residual): Promise<Map<string, number[]>> {
+  private async residualPass(c: DuckDBConnection, d: Described, filter: Cql2DuckDbFilter, residual: Cql2Residual, work: LakeWork): Promise<Map<string, number[]>> {
     const p = new Params(filter.params);
     const files = p.add(listValue(d.found.map((f) => f.absolute)));
     const extra = residual.columns.map((x) => `${x.sql} AS ${x.alias}`);
     // The file as its position in the list: a path string per row costs more than the test.
     const sql = `SELECT list_position(${files}, __lake_file) - 1, file_row_number, ${extra.join(', ')} FROM read_parquet(${files}, ${READ_OPTS}) WHERE (${filter.sql}) AND ${residual.undecided}`;
-    const result = await c.stream(sql, p.values);
+    const result = await this.query(c, work, () => c.stream(sql, p.values));
     const names = result.columnNames();
     const out = new Map<string, number[]>();
-    const slice = new TimeSlice();
-    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const slice = new TimeSlice(work.signal);
+    const fetch = () => this.query(c, work, () => result.fetchChunk());
+    for (let chunk = await fetch(); chunk && chunk.rowCount > 0; chunk = await fetch()) {
       const [fileIndex, rowNumber] = [chunk.getColumnVector(0), chunk.getColumnVector(1)];
       const read = residualReader(chunk, names, 2);
       for (let i = 0; i < chunk.rowCount; i++) {
@@ -424,11 +484,11 @@ export class DuckDbLake implements LakeReader {
     const filter = this.filterOf(d, req);
     const select = this.selectList(d, req.columns, 'wkb');
     return this.withConnection(async (c) => {
-      const matches = await this.matches(c, d, filter);
+      const matches = await this.matches(c, d, filter, req);
       const numberMatched = matches.reduce((s, m) => s + m.count, 0);
       const page = this.pageSql(d, filter, matches, req, select);
       if (!page) return { numberMatched, rows: [] };
-      const reader = await c.runAndReadAll(page.sql, page.params);
+      const reader = await this.query(c, req, () => c.runAndReadAll(page.sql, page.params));
       const names = reader.columnNames();
       const rows: LakeRow[] = reader.getRows().map((values, i) => {
         const out: Record<string, LakeValue> = {};
@@ -450,7 +510,7 @@ export class DuckDbLake implements LakeReader {
     const { exportDir } = await this.start();
     const file = path.join(exportDir, `${randomUUID()}.parquet`);
     await this.withConnection(async (c) => {
-      const matches = await this.matches(c, d, filter);
+      const matches = await this.matches(c, d, filter, req);
       const page = this.pageSql(d, filter, matches, req, select) ?? {
         // An empty page is still a file with the right columns.
         sql: `SELECT ${select.join(', ')}, 0 AS __part, 0 AS __row FROM read_parquet($1, ${READ_OPTS}) LIMIT 0`,
@@ -459,12 +519,9 @@ export class DuckDbLake implements LakeReader {
       const cols = req.columns.map(q).join(', ');
       // COPY takes no parameters: materialise the page first, then copy the table.
       const table = `page_${randomUUID().replaceAll('-', '')}`;
-      await c.run(`CREATE TEMP TABLE ${table} AS ${page.sql}`, page.params);
-      try {
-        await c.run(`COPY (SELECT ${cols} FROM ${table} ORDER BY __part, __row) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd${kv})`);
-      } finally {
-        await c.run(`DROP TABLE IF EXISTS ${table}`);
-      }
+      // The table goes with the connection, which closes after this.
+      await this.query(c, req, () => c.run(`CREATE TEMP TABLE ${table} AS ${page.sql}`, page.params));
+      await this.query(c, req, () => c.run(`COPY (SELECT ${cols} FROM ${table} ORDER BY __part, __row) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd${kv})`));
     });
     try {
       return new Uint8Array(await fs.readFile(file));
@@ -495,13 +552,14 @@ export class DuckDbLake implements LakeReader {
     const from = `FROM read_parquet(${files}, ${READ_OPTS})${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     await this.withConnection(async (c) => {
       if (residual) {
-        const [[n]] = (await c.runAndReadAll(`SELECT count(*) ${from} AND ${residual.undecided}`, p.values)).getRows() as [[bigint]];
+        const [[n]] = (await this.query(c, req, () => c.runAndReadAll(`SELECT count(*) ${from} AND ${residual.undecided}`, p.values))).getRows() as [[bigint]];
         this.checkResidualBound(Number(n));
       }
-      const result = await c.stream(`SELECT ${[...select, ...extra].join(', ')} ${from}`, p.values);
+      const result = await this.query(c, req, () => c.stream(`SELECT ${[...select, ...extra].join(', ')} ${from}`, p.values));
       const names = result.columnNames();
-      const slice = new TimeSlice();
-      for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      const slice = new TimeSlice(req.signal);
+      const fetch = () => this.query(c, req, () => result.fetchChunk());
+      for (let chunk = await fetch(); chunk && chunk.rowCount > 0; chunk = await fetch()) {
         const raw = chunk.getColumns();
         let keep: number[] | undefined;
         if (residual) {
@@ -545,23 +603,28 @@ export class DuckDbLake implements LakeReader {
     const from = `FROM read_parquet(${files}, ${READ_OPTS})${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     const first = pointColumnCount(src);
     const open = first + numbers.length;
-    await this.withScanConnection(async (c) => {
+    await this.withScanConnection(req, async (c) => {
       if (residual) {
-        const [[n]] = (await c.runAndReadAll(`SELECT count(*) ${from}${where.length ? ' AND' : ' WHERE'} ${residual.undecided}`, p.values)).getRows() as [[bigint]];
+        const [[n]] = (await this.query(c, req, () => c.runAndReadAll(`SELECT count(*) ${from}${where.length ? ' AND' : ' WHERE'} ${residual.undecided}`, p.values))).getRows() as [[bigint]];
         this.checkResidualBound(Number(n));
       }
-      const result = await c.stream(`SELECT ${[...points, ...numbers, ...extra].join(', ')} ${from}`, p.values);
+      const result = await this.query(c, req, () => c.stream(`SELECT ${[...points, ...numbers, ...extra].join(', ')} ${from}`, p.values));
       const names = result.columnNames();
       const reader = new PointReader(src);
       const fresh = (rows: number): PointBatch => ({ size: 0, x: new Float64Array(rows), y: new Float64Array(rows), values: req.fields.map(() => new Float64Array(rows)) });
       let batch = fresh(POINT_BATCH_ROWS);
-      const slice = new TimeSlice();
-      let next = result.fetchChunk();
+      const slice = new TimeSlice(req.signal);
+      const fetch = () => {
+        const chunk = this.query(c, req, () => result.fetchChunk());
+        chunk.catch(() => undefined); // awaited in turn; an abort may reject it while the caller bins the last batch
+        return chunk;
+      };
+      let next = fetch();
       try {
         for (;;) {
           const chunk = await next;
           if (!chunk || chunk.rowCount === 0) break;
-          next = result.fetchChunk();
+          next = fetch();
           let rows: number[] | undefined;
           if (residual) {
             rows = [];
@@ -622,7 +685,7 @@ export class DuckDbLake implements LakeReader {
       if (req.medians.includes(f)) aggregates.push(`CASE WHEN count(${v}) % 2 = 1 THEN quantile_disc(${v}, 0.5) ELSE (quantile_disc(${v}, 0.5) + -quantile_disc(-${v}, 0.5)) / 2 END`);
     });
     const sql = `SELECT __z, ${aggregates.join(', ')} FROM (SELECT ${inner.join(', ')} FROM read_parquet(${files}, ${READ_OPTS}) WHERE ${where.join(' AND ')}) GROUP BY __z`;
-    const rows = await this.withConnection(async (c) => (await c.runAndReadAll(sql, p.values)).getRows());
+    const rows = await this.withConnection(async (c) => (await this.query(c, req, () => c.runAndReadAll(sql, p.values))).getRows());
     const num = (v: DuckDBValue): number => (v === null ? NaN : Number(v));
     const out: KeyedZoneStats = { keys: rows.map((r) => num(r[0]!)), count: rows.map((r) => num(r[1]!)), fields: {} };
     let at = 2;
@@ -727,14 +790,19 @@ function leafTypesByFile(rows: DuckDBValue[][]): Map<string, Map<string, string>
   return out;
 }
 
-/** Lets other requests run once JS work has held the event loop for a slice: `if (s.spent()) await s.rest()`. */
+/**
+ * Lets other requests run once JS work has held the event loop for a slice: `if (s.spent()) await
+ * s.rest()`; the rest throws the signal's reason once the work is no longer wanted.
+ */
 class TimeSlice {
   private start = performance.now();
+  constructor(private readonly signal?: AbortSignal) {}
   spent(): boolean {
     return performance.now() - this.start >= SLICE_MS;
   }
   async rest(): Promise<void> {
     await nextTurn();
+    this.signal?.throwIfAborted();
     this.start = performance.now();
   }
 }

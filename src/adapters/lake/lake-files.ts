@@ -23,6 +23,8 @@ export interface FoundFile {
 }
 
 const MAX_DEPTH = 16;
+/** Entries of one directory looked at together (file system calls in flight per directory). */
+const ENTRIES_AT_ONCE = 16;
 
 function inside(root: string, p: string): boolean {
   return p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
@@ -49,25 +51,28 @@ export async function findParquetFiles(root: string, id: string): Promise<FoundF
     } catch {
       return;
     }
-    for (const e of entries) {
-      if (e.name.startsWith('.') || e.name.startsWith('_')) continue; // hidden and _SUCCESS-style markers
+    // The entries of a directory are looked at several at a time: a walk takes a few turns of the
+    // event loop per level, not one per file (a busy service makes each turn wait).
+    const visit = async (e: import('node:fs').Dirent): Promise<void> => {
+      if (e.name.startsWith('.') || e.name.startsWith('_')) return; // hidden and _SUCCESS-style markers
       let full = path.join(dir, e.name);
       if (e.isSymbolicLink()) {
         const target = await fs.realpath(full).catch(() => undefined);
-        if (!target || !inside(base, target)) continue;
+        if (!target || !inside(base, target)) return;
         full = target;
       }
       const st = await fs.stat(full).catch(() => undefined);
-      if (!st) continue;
+      if (!st) return;
       if (st.isDirectory()) {
-        if (seen.has(full)) continue; // a link loop
+        if (seen.has(full)) return; // a link loop
         seen.add(full);
         await walk(full, depth + 1);
       } else if (st.isFile() && e.name.toLowerCase().endsWith('.parquet')) {
         const relative = path.relative(base, path.join(dir, e.name)).split(path.sep).join('/');
         out.push({ absolute: full, relative, size: st.size, mtimeMs: st.mtimeMs });
       }
-    }
+    };
+    for (let i = 0; i < entries.length; i += ENTRIES_AT_ONCE) await Promise.all(entries.slice(i, i + ENTRIES_AT_ONCE).map(visit));
   };
   const real = await fs.realpath(prefix).catch(() => undefined);
   if (!real || !inside(base, real)) return [];

@@ -16,6 +16,10 @@
  * summation order). Memory is one accumulator per sub-zone and field; a median keeps its values
  * (12 bytes each) up to `maxMedianValues` per request, beyond which the request is refused with
  * 422 naming the bound.
+ *
+ * The request's signal goes with every read (the lake stops its query and the binning stops
+ * taking batches when it aborts); zone data and zone-list filters read as classes of their own,
+ * so neither holds every lake slot while the other waits.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
@@ -26,7 +30,7 @@ import { MedianBoundError } from '../../domain/aggregation/median-store.js';
 import { subZonesBox } from '../../domain/aggregation/sub-zones-box.js';
 import { listSubZones, pointFieldPlan, ZonePointAggregator, ZonesMet } from '../../domain/aggregation/zone-points.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
-import type { LakePointScanRequest, LakeReader, PointBatch, RowFilter } from '../../ports/lake-reader.js';
+import type { LakePointScanRequest, LakeReader, LakeWork, PointBatch, RowFilter } from '../../ports/lake-reader.js';
 import { ValidationError } from '../../app/errors.js';
 import { runStepped } from '../../app/run-stepped.js';
 import { pointOf } from './point-columns.js';
@@ -71,7 +75,13 @@ export class LakeZoneDataSource implements ZoneDataSource {
     const found = new Set<string>();
     if (!dataset.geometryColumn) return found;
     const boxes = query.parent ? [await runStepped(subZonesBox(grid, query.parent.zoneId, [query.parent.depth]))] : query.boxes.map((b) => widenBox(b, zoneSpanDegrees(grid, level)));
-    const rows = (bbox: BBox): RowFilter => ({ bbox, ...(query.datetime && dataset.datetimeColumn ? { datetime: query.datetime } : {}), ...(query.filter ? { filter: query.filter } : {}) });
+    const rows = (bbox: BBox): RowFilter & LakeWork => ({
+      bbox,
+      ...(query.datetime && dataset.datetimeColumn ? { datetime: query.datetime } : {}),
+      ...(query.filter ? { filter: query.filter } : {}),
+      ...(query.signal ? { signal: query.signal } : {}),
+      workClass: 'zone-filter',
+    });
     for (const bbox of boxes) {
       if (this.lake.scanPoints) {
         const met = new ZonesMet(grid, level);
@@ -99,20 +109,23 @@ export class LakeZoneDataSource implements ZoneDataSource {
 
   async zoneData(collection: Collection, request: ZoneDataRequest): Promise<ZoneData> {
     const { grid, zoneId } = request;
-    const dataset = await this.lake.describe(collection);
-    const plan = pointFieldPlan(await this.fields(collection), request.fields, request.options.stats?.filter(isStatistic));
+    // Asked together: the lake's look-ups of the collection's files then share one walk.
+    const [dataset, fields, stored] = await Promise.all([this.lake.describe(collection), this.fields(collection), this.lake.zoneKeyLevels?.(collection, grid.id)]);
+    const plan = pointFieldPlan(fields, request.fields, request.options.stats?.filter(isStatistic));
     const agg = new ZonePointAggregator(grid, await runStepped(listSubZones(grid, zoneId, request.depths)), plan, this.limits.maxMedianValues);
     const geometry = dataset.geometryColumn;
     let keyed = false;
     if (geometry && agg.sources.length > 0) {
       // A lake without a datetime column has no time dimension: datetime does not apply to it.
-      const rows: RowFilter = {
+      const rows: RowFilter & LakeWork = {
         bbox: await runStepped(subZonesBox(grid, zoneId, request.depths)),
         ...(request.datetime && dataset.datetimeColumn ? { datetime: request.datetime } : {}),
         ...(request.filter ? { filter: request.filter } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+        workClass: 'zone-data',
       };
       try {
-        keyed = await this.fromStoredKeys(collection, grid, agg, rows);
+        keyed = await this.fromStoredKeys(collection, grid, agg, rows, stored ?? []);
         if (keyed) {
           // statistics set from the engine's GROUP BY
         } else if (this.lake.scanPoints) await this.fromPoints(collection, grid, agg, rows);
@@ -131,11 +144,11 @@ export class LakeZoneDataSource implements ZoneDataSource {
     };
   }
 
-  /** Statistics grouped by stored zone keys, when every level asked has them; false otherwise. */
-  private async fromStoredKeys(collection: Collection, grid: Dggrs, agg: ZonePointAggregator, rows: RowFilter): Promise<boolean> {
-    const { zoneKeyLevels, zoneKeyStats } = this.lake;
-    if (!zoneKeyLevels || !zoneKeyStats) return false;
-    const stored = new Set(await zoneKeyLevels.call(this.lake, collection, grid.id));
+  /** Statistics grouped by stored zone keys, when every level asked has them (`levels`: the lake's stored ones); false otherwise. */
+  private async fromStoredKeys(collection: Collection, grid: Dggrs, agg: ZonePointAggregator, rows: RowFilter & LakeWork, levels: number[]): Promise<boolean> {
+    const { zoneKeyStats } = this.lake;
+    if (!zoneKeyStats) return false;
+    const stored = new Set(levels);
     if (!agg.depths.every((d) => stored.has(d.level))) return false;
     const stats = (level: number, fields: string[], medians: string[]) => zoneKeyStats.call(this.lake, collection, { ...rows, dggrsId: grid.id, level, fields, medians });
     for (const [k, d] of agg.depths.entries()) {
@@ -152,7 +165,7 @@ export class LakeZoneDataSource implements ZoneDataSource {
   }
 
   /** Rows as plain columns; zone-from-point on the workers (or here), accumulated here in row order. */
-  private async fromPoints(collection: Collection, grid: Dggrs, agg: ZonePointAggregator, rows: RowFilter): Promise<void> {
+  private async fromPoints(collection: Collection, grid: Dggrs, agg: ZonePointAggregator, rows: RowFilter & LakeWork): Promise<void> {
     const levels = agg.depths.map((d) => ({ level: d.level, zones: d.zones }));
     await this.binnedScan(collection, grid, levels, { ...rows, fields: agg.sources }, async (batch) => ({ slots: await runStepped(agg.slotsOf(batch.x, batch.y, batch.size)), met: [] }), (batch, r) =>
       agg.addBatch(r.slots, batch.values, batch.size),
@@ -160,7 +173,7 @@ export class LakeZoneDataSource implements ZoneDataSource {
   }
 
   /** Rows one by one, from readers without the plain-column scan. */
-  private async fromRows(collection: Collection, geometry: string, agg: ZonePointAggregator, rows: RowFilter): Promise<void> {
+  private async fromRows(collection: Collection, geometry: string, agg: ZonePointAggregator, rows: RowFilter & LakeWork): Promise<void> {
     await this.lake.scan(collection, { columns: [geometry, ...agg.sources], ...rows }, (chunk) => {
       const geoms = chunk.columns[geometry]!;
       const values = agg.sources.map((s) => chunk.columns[s]!);

@@ -200,6 +200,8 @@ export const configSchema = z.object({
       maxSubZonesInFlight: z.number().int().positive().optional(),
       /** Longest a zone-data computation waits for room in that budget before a 503 with Retry-After. */
       zoneDataQueueSeconds: z.number().int().min(0).default(20),
+      /** Longest the lake work of one request (items, lake zone data, zone-list filters, jobs) may run; past it the work is stopped and the answer is 503 with Retry-After. */
+      lakeQuerySeconds: z.number().positive().max(86_400).default(30),
     })
     .prefault({}),
   rasters: z

@@ -8,6 +8,7 @@ import { LakeNotFoundError, LakeQueryError, type LakeDataset, type LakePage, typ
 import { parseCql2Json, parseCql2Text, type Expr } from '../../domain/cql2/index.js';
 import { InvalidDatetimeError, parseDatetime } from '../../domain/time-interval.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
+import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../lake-time-budget.js';
 
 /** Same charset as collection ids in config; anything else (`../x`, quotes, NUL) is refused before any lookup. */
 const COLLECTION_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -46,11 +47,16 @@ export interface ItemsResult {
 }
 
 export class ItemsService {
+  private readonly lakeTime: LakeTimeBudget;
+
   constructor(
     private readonly catalog: CollectionCatalog,
     private readonly lake: LakeReader,
     private readonly maxLimit = 1000,
-  ) {}
+    lakeQuerySeconds = DEFAULT_LAKE_QUERY_SECONDS,
+  ) {
+    this.lakeTime = new LakeTimeBudget(lakeQuerySeconds);
+  }
 
   /** The collection, if its id is well formed and it is lake-backed. */
   collection(id: string): Collection {
@@ -65,40 +71,53 @@ export class ItemsService {
     return c;
   }
 
-  async page(id: string, query: PageQuery): Promise<ItemsResult> {
-    if (query.limit > this.maxLimit) throw new BadRequestError('Invalid query parameter', `limit must be <= ${this.maxLimit}`);
-    return this.run(id, query, query.offset, query.limit);
+  /** `signal`: the work stops when it aborts (the client left); the lake work is bounded by limits.lakeQuerySeconds too. */
+  async page(id: string, query: PageQuery, signal?: AbortSignal): Promise<ItemsResult> {
+    return this.lakeTime.run(signal, (s) => this.pageWithin(id, query, s));
   }
 
   /** One row by its 0-based index in the filtered set; 404 beyond the end. */
-  async item(id: string, featureId: number, query: ItemsQuery): Promise<ItemsResult> {
-    const result = await this.run(id, query, featureId, 1);
+  async item(id: string, featureId: number, query: ItemsQuery, signal?: AbortSignal): Promise<ItemsResult> {
+    return this.lakeTime.run(signal, (s) => this.itemWithin(id, featureId, query, s));
+  }
+
+  /** The page (or one item) as a parquet file; `geo` writes GeoParquet. */
+  async parquet(id: string, query: PageQuery, geo: boolean, single = false, signal?: AbortSignal): Promise<{ bytes: Uint8Array; result: ItemsResult }> {
+    return this.lakeTime.run(signal, async (s) => {
+      // Resolve first: out-of-range items are 404 and bad parameters 400 before writing a file.
+      const result = single ? await this.itemWithin(id, query.offset, query, s) : await this.pageWithin(id, query, s);
+      const request = await this.request(result.collection, result.dataset, query, query.offset, query.limit, s);
+      const bytes = await this.guard(() => this.lake.pageAsParquet(result.collection, request, geo));
+      return { bytes, result };
+    });
+  }
+
+  private async pageWithin(id: string, query: PageQuery, signal: AbortSignal): Promise<ItemsResult> {
+    if (query.limit > this.maxLimit) throw new BadRequestError('Invalid query parameter', `limit must be <= ${this.maxLimit}`);
+    return this.run(id, query, query.offset, query.limit, signal);
+  }
+
+  private async itemWithin(id: string, featureId: number, query: ItemsQuery, signal: AbortSignal): Promise<ItemsResult> {
+    const result = await this.run(id, query, featureId, 1, signal);
     if (result.page.rows.length === 0) {
       throw new NotFoundError('Feature not found', `feature_id ${featureId} is out of range: ${result.page.numberMatched} rows match, so ids run from 0 to ${result.page.numberMatched - 1}.`);
     }
     return result;
   }
 
-  /** The page (or one item) as a parquet file; `geo` writes GeoParquet. */
-  async parquet(id: string, query: PageQuery, geo: boolean, single = false): Promise<{ bytes: Uint8Array; result: ItemsResult }> {
-    // Resolve first: out-of-range items are 404 and bad parameters 400 before writing a file.
-    const result = single ? await this.item(id, query.offset, query) : await this.page(id, query);
-    const request = await this.request(result.collection, result.dataset, query, query.offset, query.limit);
-    const bytes = await this.guard(() => this.lake.pageAsParquet(result.collection, request, geo));
-    return { bytes, result };
-  }
-
-  private async run(id: string, query: ItemsQuery, offset: number, limit: number): Promise<ItemsResult> {
+  private async run(id: string, query: ItemsQuery, offset: number, limit: number, signal: AbortSignal): Promise<ItemsResult> {
     const collection = this.collection(id);
     const dataset = await this.guard(() => this.lake.describe(collection));
-    const request = await this.request(collection, dataset, query, offset, limit);
+    const request = await this.request(collection, dataset, query, offset, limit, signal);
     const page = await this.guard(() => this.lake.page(collection, request));
     return { collection, dataset, columns: request.columns, page };
   }
 
-  private async request(_c: Collection, dataset: LakeDataset, query: ItemsQuery, offset: number, limit: number): Promise<LakePageRequest> {
+  private async request(_c: Collection, dataset: LakeDataset, query: ItemsQuery, offset: number, limit: number, signal: AbortSignal): Promise<LakePageRequest> {
     const filters = [...propertyFilters(dataset, query.propertyEquals ?? {}), ...(query.filter !== undefined ? [parseFilter(query.filter, query.filterLang ?? 'cql2-text')] : [])];
     return {
+      signal,
+      workClass: 'items',
       offset,
       limit,
       columns: selectColumns(dataset, query),

@@ -169,7 +169,7 @@ export class JobRunner {
     };
     try {
       await step(5, `computing zone data of ${job.collection} for zone ${job.zoneId} at depth ${job.zoneDepth}`);
-      const data = await this.compute(job);
+      const data = await this.compute(job, delivery.signal);
       const rows = data.depths.reduce((n, d) => n + d.zones.length, 0);
       await step(70, `writing ${rows} rows`);
       const bytes = await this.results.write(job.orderId, job.id, data);
@@ -209,13 +209,18 @@ export class JobRunner {
     if (now?.status === 'accepted') throw new JobLost('the attempt was taken for interrupted; the job runs again');
   }
 
-  private async compute(job: Job): Promise<ZoneData> {
-    const data = await this.zoneData.collectionZoneData(job.collection, {
-      dggrsId: job.dggrs,
-      zoneId: job.zoneId,
-      zoneDepth: String(job.zoneDepth),
-      ...(job.properties ? { properties: job.properties } : {}),
-    });
+  /** `signal`: the delivery's; the computation stops when the queue stops the delivery. */
+  private async compute(job: Job, signal: AbortSignal): Promise<ZoneData> {
+    const data = await this.zoneData.collectionZoneData(
+      job.collection,
+      {
+        dggrsId: job.dggrs,
+        zoneId: job.zoneId,
+        zoneDepth: String(job.zoneDepth),
+        ...(job.properties ? { properties: job.properties } : {}),
+      },
+      signal,
+    );
     return job.derivedIndice ? renameFields(data, job.derivedIndice) : data;
   }
 }

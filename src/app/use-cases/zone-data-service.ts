@@ -15,6 +15,7 @@ import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import { LakeNotFoundError, LakeQueryError } from '../../ports/lake-reader.js';
 import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors.js';
 import { WorkBudget } from '../work-budget.js';
+import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../lake-time-budget.js';
 import { parseFilter, type FilterLang } from './items-service.js';
 
 /** Zone data from a client-supplied raster URL (the ad-hoc GET). */
@@ -90,6 +91,8 @@ export interface ZoneDataLimits {
   zoneDataQueueSeconds?: number;
   /** Zones a filtered zone list tests times the vertices of the geometry literals its spatial predicates compare them with. */
   maxSpatialZoneVertices: number;
+  /** Longest the lake work of one request may run before it is stopped with a 503 (default 30). */
+  lakeQuerySeconds?: number;
 }
 
 /** Computations waiting for room beyond this are refused at once. */
@@ -116,6 +119,8 @@ export class ZoneDataService {
    * refines), so their sum is what bounds the process, however many requests arrive together.
    */
   private readonly budget: WorkBudget;
+  /** How long the lake work of one request may run (limits.lakeQuerySeconds). */
+  private readonly lakeTime: LakeTimeBudget;
 
   constructor(
     private readonly grids: GridRegistry,
@@ -124,6 +129,7 @@ export class ZoneDataService {
     private readonly adHoc: AdHocRasterSource | undefined,
     private readonly limits: ZoneDataLimits,
   ) {
+    this.lakeTime = new LakeTimeBudget(limits.lakeQuerySeconds ?? DEFAULT_LAKE_QUERY_SECONDS);
     const capacity = Math.max(limits.maxSubZones, limits.maxSubZonesInFlight ?? 2 * limits.maxSubZones);
     const queueSeconds = limits.zoneDataQueueSeconds ?? 20;
     this.budget = new WorkBudget({
@@ -161,7 +167,11 @@ export class ZoneDataService {
     return this.source(c).fields(c);
   }
 
-  async collectionZoneData(collectionId: string, q: ZoneDataQuery): Promise<ZoneData> {
+  /**
+   * `signal` (here and in the other computations): the work stops when it aborts (the client
+   * left, the job stopped), waiting or running.
+   */
+  async collectionZoneData(collectionId: string, q: ZoneDataQuery, signal?: AbortSignal): Promise<ZoneData> {
     const c = this.collection(collectionId);
     const grid = this.grid(q.dggrsId);
     const source = this.source(c);
@@ -174,7 +184,7 @@ export class ZoneDataService {
     }
     const request = this.request(grid, q, fields);
     const subZones = this.bound(grid, request, fields.length * statCount(q.options), q.outline);
-    return this.budget.run(subZones, () => this.read(source, c, { ...request, reads: remoteReads(), ...(filter ? { filter } : {}) }, ''));
+    return this.budget.run(subZones, () => this.read(source, c, { ...request, reads: remoteReads(), ...(filter ? { filter } : {}), ...(signal ? { signal } : {}) }, ''), signal);
   }
 
   /**
@@ -182,7 +192,7 @@ export class ZoneDataService {
    * whole answer's cost bounded before any source is read; then the sources are read
    * concurrently and joined on zone id in the domain.
    */
-  async crossCollectionZoneData(q: CrossCollectionQuery): Promise<ZoneData> {
+  async crossCollectionZoneData(q: CrossCollectionQuery, signal?: AbortSignal): Promise<ZoneData> {
     const grid = this.grid(q.dggrsId);
     const request = this.request(grid, q, []);
     const plans: PlannedSelection[] = [];
@@ -215,10 +225,10 @@ export class ZoneDataService {
     // The selections are computed concurrently: each holds its own sub-zones.
     return this.budget.run(subZones * plans.length, async () => {
       const parts = await Promise.all(
-        plans.map(async (p) => ({ prefix: p.prefix, data: await this.read(p.source, p.collection, { ...request, reads, fields: p.fields, ...(p.filter ? { filter: p.filter } : {}) }, p.label) })),
+        plans.map(async (p) => ({ prefix: p.prefix, data: await this.read(p.source, p.collection, { ...request, reads, fields: p.fields, ...(p.filter ? { filter: p.filter } : {}), ...(signal ? { signal } : {}) }, p.label) })),
       );
       return joinZoneData(grid.id, q.zoneId, request.depths, parts);
-    });
+    }, signal);
   }
 
   /**
@@ -229,16 +239,16 @@ export class ZoneDataService {
    * and outline (`geometry`) satisfy the filter, a null value making a comparison unknown (the
    * zone is left out). Everything is checked before any source is read.
    */
-  async zoneQueryFilter(collectionId: string, grid: Dggrs, level: number, scope: ZoneQueryScope, q: ZoneQueryFilter): Promise<(zoneId: string) => boolean> {
+  async zoneQueryFilter(collectionId: string, grid: Dggrs, level: number, scope: ZoneQueryScope, q: ZoneQueryFilter, signal?: AbortSignal): Promise<(zoneId: string) => boolean> {
     const c = this.collection(collectionId);
     const source = this.source(c);
     const expr = q.filter !== undefined ? parseFilter(q.filter, q.filterLang ?? 'cql2-text') : undefined;
     const datetime = parseDatetimeQuery(q.datetime);
     if (source.zonesWithRows) {
       if (expr) await this.filter(c, source, expr, '');
-      const found = await this.guard('', () =>
-        source.zonesWithRows!(c, { grid, level, boxes: 'boxes' in scope ? scope.boxes : [], ...('parent' in scope ? { parent: scope.parent } : {}), ...(expr ? { filter: expr } : {}), ...(datetime ? { datetime } : {}), reads: remoteReads() }),
-      );
+      const query = { grid, level, boxes: 'boxes' in scope ? scope.boxes : [], ...('parent' in scope ? { parent: scope.parent } : {}), ...(expr ? { filter: expr } : {}), ...(datetime ? { datetime } : {}), reads: remoteReads() };
+      const rows = (s: AbortSignal | undefined) => this.guard('', () => source.zonesWithRows!(c, { ...query, ...(s ? { signal: s } : {}) }));
+      const found = await (c.backing.kind === 'parquet-lake' ? this.lakeTime.run(signal, rows) : rows(signal));
       return (z) => found.has(z);
     }
     // Raster values have no time of their own here: without a filter every zone is kept.
@@ -261,13 +271,13 @@ export class ZoneDataService {
     const values = new Map<string, Record<string, number | null>>();
     if (fields.length > 0) {
       const under = 'parent' in scope ? [{ zoneId: scope.parent.zoneId, depth: scope.parent.depth }] : this.rasterParents(grid, level, scope.boxes);
-      const requests = under.map((u) => this.request(grid, { zoneId: u.zoneId, zoneDepth: String(u.depth), ...(q.datetime ? { datetime: q.datetime } : {}) }, fields));
+      const requests = under.map((u) => ({ ...this.request(grid, { zoneId: u.zoneId, zoneDepth: String(u.depth), ...(q.datetime ? { datetime: q.datetime } : {}) }, fields), ...(signal ? { signal } : {}) }));
       const total = requests.reduce((n, r) => n + zoneDataCost(grid, r.zoneId, r.depths, fields.length).values, 0);
       if (total > this.limits.maxZoneDataValues) {
         throw new ValidationError('Too many values', `A filtered zone query on ${c.id} computes each zone's values: ${total} here; the limit is ${this.limits.maxZoneDataValues} (limits.maxZoneDataValues). Use a smaller bbox, a coarser zone-level or parent-zone.`);
       }
       for (const r of requests) {
-        const data = await this.budget.run(zoneDataCost(grid, r.zoneId, r.depths, fields.length).subZones, () => this.read(source, c, r, ''));
+        const data = await this.budget.run(zoneDataCost(grid, r.zoneId, r.depths, fields.length).subZones, () => this.read(source, c, r, ''), signal);
         for (const d of data.depths) {
           d.zones.forEach((z, i) => {
             if (!values.has(z)) values.set(z, Object.fromEntries(fields.map((f) => [f, d.values[f]?.[i] ?? null])));
@@ -330,9 +340,13 @@ export class ZoneDataService {
     return new BadRequestError('Filter not supported', `${label}CQL2 filters restrict the rows of row-based collections (parquet-lake, ogc-features); "${c.id}" is backed by ${c.backing.kind}, which has no rows to filter. Drop the filter for this collection.`);
   }
 
-  /** Reads one source, turning the lake's own errors into API errors that name the selection. */
+  /**
+   * Reads one source, turning the lake's own errors into API errors that name the selection. A
+   * lake's read is bounded by limits.lakeQuerySeconds.
+   */
   private read(source: ZoneDataSource, c: Collection, request: ZoneDataRequest, label: string): Promise<ZoneData> {
-    return this.guard(label, () => source.zoneData(c, request));
+    if (c.backing.kind !== 'parquet-lake') return this.guard(label, () => source.zoneData(c, request));
+    return this.lakeTime.run(request.signal, (signal) => this.guard(label, () => source.zoneData(c, { ...request, signal })));
   }
 
   private async guard<T>(label: string, fn: () => Promise<T>): Promise<T> {
@@ -372,7 +386,7 @@ export class ZoneDataService {
     return cost.subZones;
   }
 
-  async adHocZoneData(cogUrl: string | undefined, q: ZoneDataQuery): Promise<ZoneData> {
+  async adHocZoneData(cogUrl: string | undefined, q: ZoneDataQuery, signal?: AbortSignal): Promise<ZoneData> {
     if (!cogUrl) {
       throw new BadRequestError(
         'Missing cog-url',
@@ -384,7 +398,7 @@ export class ZoneDataService {
     const subZones = this.bound(grid, request, (q.options?.bands?.length ?? 1) * statCount(q.options), q.outline);
     const adHoc = this.adHoc;
     if (!adHoc) throw new ValidationError('Ad-hoc rasters not available', 'This service reads no client rasters.', 422);
-    return this.budget.run(subZones, () => adHoc.adHocZoneData(cogUrl, request));
+    return this.budget.run(subZones, () => adHoc.adHocZoneData(cogUrl, { ...request, ...(signal ? { signal } : {}) }), signal);
   }
 
   /**
@@ -393,13 +407,13 @@ export class ZoneDataService {
    * (mean, max, min, population stdDev); a source that does not honour `options.stats` gives
    * its depth-0 value as average, minimum and maximum.
    */
-  async zoneStatistics(collectionId: string, dggrsId: string, zoneId: string, datetime?: string): Promise<Record<string, ValueItem>> {
+  async zoneStatistics(collectionId: string, dggrsId: string, zoneId: string, datetime?: string, signal?: AbortSignal): Promise<Record<string, ValueItem>> {
     const c = this.collection(collectionId);
     const grid = this.grid(dggrsId);
     const source = this.source(c);
     const names = Object.keys(await source.fields(c));
     const request = this.request(grid, { zoneId, zoneDepth: '0', ...(datetime ? { datetime } : {}), options: { stats: ['mean', 'max', 'min', 'stdDev'] } }, names);
-    const data = await source.zoneData(c, { ...request, reads: remoteReads() });
+    const data = await this.read(source, c, { ...request, reads: remoteReads(), ...(signal ? { signal } : {}) }, '');
     const at = (name: string) => data.depths[0]?.values[name]?.[0] ?? null;
     const out: Record<string, ValueItem> = {};
     for (const name of names) {

@@ -21,6 +21,7 @@ import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import { LakeNotFoundError, LakeQueryError, type LakeReader, type LakeValue } from '../../ports/lake-reader.js';
 import { BadRequestError, NotAcceptableError, NotFoundError, ValidationError } from '../errors.js';
 import { parseFilter, selectColumns, type FilterLang } from './items-service.js';
+import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../lake-time-budget.js';
 
 /** Features one answer may carry (counted before any is quantized). */
 export const MAX_ZONE_FEATURES = 10_000;
@@ -64,19 +65,25 @@ export interface ZoneFeatures {
 }
 
 export class ZoneFeaturesService {
+  private readonly lakeTime: LakeTimeBudget;
+
   constructor(
     private readonly grids: GridRegistry,
     private readonly catalog: CollectionCatalog,
     private readonly lake: LakeReader,
     private readonly maxSubZones: number,
-  ) {}
+    lakeQuerySeconds = DEFAULT_LAKE_QUERY_SECONDS,
+  ) {
+    this.lakeTime = new LakeTimeBudget(lakeQuerySeconds);
+  }
 
   /** True when the collection's zone data can be given as features (a parquet lake). */
   hasFeatures(collectionId: string): boolean {
     return this.catalog.get(collectionId)?.backing.kind === 'parquet-lake';
   }
 
-  async features(collectionId: string, q: ZoneFeaturesQuery): Promise<ZoneFeatures> {
+  /** `signal`: the work stops when it aborts (the client left); the lake read is bounded by limits.lakeQuerySeconds too. */
+  async features(collectionId: string, q: ZoneFeaturesQuery, signal?: AbortSignal): Promise<ZoneFeatures> {
     const c = this.lakeCollection(collectionId);
     const grid = this.grids.get(q.dggrsId);
     if (!grid) throw new NotFoundError('DGGRS not found', `Known grids: ${this.grids.list().map((g) => g.id).join(', ')}. See /dggs.`);
@@ -106,7 +113,7 @@ export class ZoneFeaturesService {
       ...(datetime && dataset.datetimeColumn ? { datetime } : {}),
       ...(q.filter !== undefined ? { filter: parseFilter(q.filter, q.filterLang ?? 'cql2-text') } : {}),
     };
-    const page = await this.guard(() => this.lake.page(c, request));
+    const page = await this.lakeTime.run(signal, (s) => this.guard(() => this.lake.page(c, { ...request, signal: s, workClass: 'zone-data' })));
     if (page.numberMatched > MAX_ZONE_FEATURES) {
       throw new ValidationError('Too many features', `${page.numberMatched} rows of ${c.id} lie in the extent of ${q.zoneId}; DGGS-JSON-FG carries at most ${MAX_ZONE_FEATURES}. Use a smaller zone, a filter or datetime.`);
     }
@@ -157,7 +164,10 @@ export class ZoneFeaturesService {
           properties: Object.fromEntries(columns.map((n) => [n, values[n] ?? null])),
         });
       }
-      if (r % FEATURES_PER_TURN === FEATURES_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
+      if (r % FEATURES_PER_TURN === FEATURES_PER_TURN - 1) {
+        await new Promise((resolve) => setImmediate(resolve));
+        signal?.throwIfAborted();
+      }
     }
     return { grid, zoneId: q.zoneId, depth, candidates: page.rows.length, features };
   }

@@ -207,12 +207,12 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics, zoneIn
    * `filter` keeps the zones where the collection has matching data; a bare grid has none to match.
    * `datetime` on a collection with a time axis keeps the zones with data in it (elsewhere it is ignored).
    */
-  const zoneQueryFilter = (scope: Scope, grid: Dggrs, filter: string | undefined, filterLang: 'cql2-text' | 'cql2-json' | undefined, datetime?: string) => {
+  const zoneQueryFilter = (scope: Scope, grid: Dggrs, filter: string | undefined, filterLang: 'cql2-text' | 'cql2-json' | undefined, datetime: string | undefined, signal: AbortSignal) => {
     const c = scope.collection;
     const when = datetime !== undefined && c && isTemporal(c) ? { datetime } : {};
     if (filter === undefined && !('datetime' in when)) return {};
     if (!c || !stats) throw new BadRequestError('filter needs a collection', 'A zone query filter tests the data in each zone: use /collections/{collection_id}/dggs/{dggrs_id}/zones?filter=...');
-    return { keep: (level: number, area: ZoneQueryScope) => stats.zoneQueryFilter(c.id, grid, level, area, { ...(filter !== undefined ? { filter } : {}), ...(filterLang ? { filterLang } : {}), ...when }) };
+    return { keep: (level: number, area: ZoneQueryScope) => stats.zoneQueryFilter(c.id, grid, level, area, { ...(filter !== undefined ? { filter } : {}), ...(filterLang ? { filterLang } : {}), ...when }, signal) };
   };
 
   for (const { scoped } of forms) {
@@ -313,7 +313,7 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics, zoneIn
         formats: LIST_FORMATS,
         invalidStatus: 422,
         responses: responses({ description: 'The zone list', schema: ZonesResponse, formats: LIST_FORMATS }, [400, 404, 406, 422, 503]),
-        handler: async ({ params, query, links, format, req }) => {
+        handler: async ({ params, query, links, format, req, signal }) => {
           const scope = scopeOf(params as { collection_id?: string });
           const grid = service.grid(params.dggrs_id);
           const asked = zoneQueryArea({
@@ -336,7 +336,7 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics, zoneIn
               compactZones: query['compact-zones'],
               limit: query.limit,
               offset: query.offset,
-              ...zoneQueryFilter(scope, grid, query.filter, query['filter-lang'], asked.datetime),
+              ...zoneQueryFilter(scope, grid, query.filter, query['filter-lang'], asked.datetime, signal),
             },
             scope.collection,
           );
@@ -373,10 +373,10 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics, zoneIn
         formats: ZONE_FORMATS,
         invalidStatus: 422,
         responses: responses({ description: 'The zone', schema: ZoneIdResponse, formats: ['json', 'html'] }, [404, 406, 422]),
-        handler: async ({ params, query, links, format }) => {
+        handler: async ({ params, query, links, format, signal }) => {
           const scope = scopeOf(params as { collection_id?: string });
           const refined = query['refined-geometry'] ?? true;
-          const answer = () => zoneInfo(service, scope, params.dggrs_id, params.zone_id, refined, links, format, stats);
+          const answer = () => zoneInfo(service, scope, params.dggrs_id, params.zone_id, refined, links, format, stats, signal);
           if (scope.collection || !infoCache) return answer();
           return infoCache.get(`${links.baseUrl}\n${format}\n${refined}\n${params.dggrs_id}\n${params.zone_id}`, answer);
         },
@@ -395,7 +395,7 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics, zoneIn
   };
 }
 
-async function zoneInfo(service: ZonesService, scope: Scope, gridId: string, zoneId: string, refined: boolean, links: Links, format: Format, stats?: ZoneStatistics): Promise<Reply> {
+async function zoneInfo(service: ZonesService, scope: Scope, gridId: string, zoneId: string, refined: boolean, links: Links, format: Format, stats?: ZoneStatistics, signal?: AbortSignal): Promise<Reply> {
   const grid = service.grid(gridId);
   const d = service.describe(grid, zoneId);
   const gpath = gridPath(scope, grid);
@@ -428,7 +428,7 @@ async function zoneInfo(service: ZonesService, scope: Scope, gridId: string, zon
     bbox: d.bbox,
     geometry,
     areaMetersSquare: d.areaMetersSquare,
-    ...(await statisticsOf(stats, scope, grid.id, d.id)),
+    ...(await statisticsOf(stats, scope, grid.id, d.id, signal)),
     links: list,
   };
   if (format === 'geojson') {
@@ -473,18 +473,22 @@ async function zoneInfo(service: ZonesService, scope: Scope, gridId: string, zon
 /**
  * Statistics are an extra of zone info: they are left out when the source fails, and when it
  * has not answered within STATISTICS_MS (a remote backend over a large zone can take far longer
- * than the zone info itself; its own bounds still end that work).
+ * than the zone info itself); the work is then told to stop, as when the client leaves.
  */
 const STATISTICS_MS = 2000;
 
-async function statisticsOf(stats: ZoneStatistics | undefined, scope: Scope, gridId: string, zoneId: string) {
+async function statisticsOf(stats: ZoneStatistics | undefined, scope: Scope, gridId: string, zoneId: string, signal?: AbortSignal) {
   if (!stats || !scope.collection) return {};
   let timer: NodeJS.Timeout | undefined;
+  const late = new AbortController();
   try {
-    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), STATISTICS_MS)));
-    const work = stats.zoneStatistics(scope.collection.id, gridId, zoneId);
+    const given = new Promise<undefined>((resolve) => (timer = setTimeout(() => {
+      resolve(undefined);
+      late.abort(new Error('zone statistics left out: not ready in time'));
+    }, STATISTICS_MS)));
+    const work = stats.zoneStatistics(scope.collection.id, gridId, zoneId, undefined, signal ? AbortSignal.any([signal, late.signal]) : late.signal);
     work.catch(() => undefined);
-    const statistics = await Promise.race([work, late]);
+    const statistics = await Promise.race([work, given]);
     return statistics && Object.keys(statistics).length ? { statistics } : {};
   } catch {
     return {};

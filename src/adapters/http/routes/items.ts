@@ -107,16 +107,16 @@ export function itemRoutes(service: ItemsService): RouteModule {
     formats: FORMATS,
     defaultFormat: 'geojson',
     responses: responses({ description: 'One page of rows', schema: FeatureCollectionResponse, formats: FORMATS }, [400, 404, 406]),
-    handler: async ({ params, query, format, links, req }) => {
+    handler: async ({ params, query, format, links, req, signal }) => {
       const limit = query.limit ?? DEFAULT_LIMIT;
       const offset = query.offset ?? 0;
       const id = params.collection_id;
       const sq = { ...serviceQuery(query, format, req), limit, offset };
       if (format === 'parquet' || format === 'geoparquet') {
-        const { bytes } = await service.parquet(id, sq, format === 'geoparquet');
+        const { bytes } = await service.parquet(id, sq, format === 'geoparquet', false, signal);
         return parquetReply(bytes, format, fileName(id, `items-${offset}`));
       }
-      const result = await service.page(id, sq);
+      const result = await service.page(id, sq, signal);
       const path = `/collections/${encodeURIComponent(id)}/items`;
       const carry = carried(req);
       const pageLinkList = [
@@ -164,15 +164,15 @@ export function itemRoutes(service: ItemsService): RouteModule {
     formats: FORMATS,
     defaultFormat: 'geojson',
     responses: responses({ description: 'One row', schema: FeatureResponse, formats: FORMATS }, [400, 404, 406]),
-    handler: async ({ params, query, format, links, req }) => {
+    handler: async ({ params, query, format, links, req, signal }) => {
       const id = params.collection_id;
       const fid = params.feature_id;
       const sq = serviceQuery(query, format, req);
       if (format === 'parquet' || format === 'geoparquet') {
-        const { bytes } = await service.parquet(id, { ...sq, offset: fid, limit: 1 }, format === 'geoparquet', true);
+        const { bytes } = await service.parquet(id, { ...sq, offset: fid, limit: 1 }, format === 'geoparquet', true, signal);
         return parquetReply(bytes, format, fileName(id, `item-${fid}`));
       }
-      const result = await service.item(id, fid, sq);
+      const result = await service.item(id, fid, sq, signal);
       const path = `/collections/${encodeURIComponent(id)}/items/${fid}`;
       const itemsPath = `/collections/${encodeURIComponent(id)}/items`;
       const carry = carried(req);

@@ -134,7 +134,7 @@ export function zoneDataRoutes(service: ZoneDataService, features?: ZoneFeatures
     formats: ZONE_DATA_FORMATS,
     defaultFormat: 'dggs-json',
     responses: responses({ description: 'Zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [400, 403, 404, 406, 422, 503]),
-    handler: async ({ params, query: asked, format, links, req }) => {
+    handler: async ({ params, query: asked, format, links, req, signal }) => {
       const query = withSubset(asked, req.url, isTemporal(service.collection(params.collection_id)));
       const profile = jsonFgProfile(query, format);
       if (profile) {
@@ -150,7 +150,7 @@ export function zoneDataRoutes(service: ZoneDataService, features?: ZoneFeatures
           ...(query['exclude-properties'] ? { excludeProperties: query['exclude-properties'] } : {}),
           ...(query.filter !== undefined ? { filter: query.filter } : {}),
           ...(query['filter-lang'] ? { filterLang: query['filter-lang'] } : {}),
-        });
+        }, signal);
         const path = `/collections/${encodeURIComponent(params.collection_id)}/dggs/${encodeURIComponent(params.dggrs_id)}/zones/${encodeURIComponent(params.zone_id)}/data`;
         return zoneFeaturesJsonFg(found, profile, [
           links.link('self', path, { type: mediaType('geojson'), title: `Features of ${params.collection_id} in zone ${params.zone_id} (DGGS-JSON-FG)`, query: { ...forward(query), f: F_VALUE.geojson } }),
@@ -169,7 +169,7 @@ export function zoneDataRoutes(service: ZoneDataService, features?: ZoneFeatures
         ...(query.filter !== undefined ? { filter: query.filter } : {}),
         ...(query['filter-lang'] ? { filterLang: query['filter-lang'] } : {}),
         ...withOutline(format, query),
-      });
+      }, signal);
       const c = service.collection(params.collection_id);
       const base = `/collections/${encodeURIComponent(c.id)}`;
       const path = `${base}/dggs/${encodeURIComponent(params.dggrs_id)}/zones/${encodeURIComponent(params.zone_id)}/data`;
@@ -195,7 +195,7 @@ export function zoneDataRoutes(service: ZoneDataService, features?: ZoneFeatures
     formats: ZONE_DATA_FORMATS,
     defaultFormat: 'dggs-json',
     responses: responses({ description: 'Zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [400, 403, 404, 406, 413, 422, 503]),
-    handler: async ({ params, query: asked, format, links, req }) => {
+    handler: async ({ params, query: asked, format, links, req, signal }) => {
       const query = withSubset(asked, req.url, false);
       const data = await service.adHocZoneData(query['cog-url'], {
         dggrsId: params.dggrs_id,
@@ -204,7 +204,7 @@ export function zoneDataRoutes(service: ZoneDataService, features?: ZoneFeatures
         datetime: query.datetime,
         options: options(query),
         ...withOutline(format, query),
-      });
+      }, signal);
       const path = `/dggs/${encodeURIComponent(params.dggrs_id)}/zones/${encodeURIComponent(params.zone_id)}/data`;
       return encode(service, data, format, links, path, query, `Zone ${params.zone_id} of ${params.dggrs_id} from a raster`, [
         ['Home', links.href('/')],
@@ -233,7 +233,7 @@ export function zoneDataRoutes(service: ZoneDataService, features?: ZoneFeatures
     formats: ZONE_DATA_FORMATS,
     defaultFormat: 'dggs-json',
     responses: responses({ description: 'The joined zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [400, 404, 406, 413, 415, 422, 503]),
-    handler: async ({ params, query, body, format, links, req }) => {
+    handler: async ({ params, query, body, format, links, req, signal }) => {
       const raw = (req.query ?? {}) as Record<string, unknown>;
       const refused = Object.keys(NOT_ON_POST).filter((k) => k in raw);
       if (refused.length > 0) {
@@ -247,7 +247,7 @@ export function zoneDataRoutes(service: ZoneDataService, features?: ZoneFeatures
         datetime: query.datetime,
         selections,
         ...withOutline(format, query),
-      });
+      }, signal);
       const grid = `/dggs/${encodeURIComponent(params.dggrs_id)}`;
       const path = `${grid}/zones/${encodeURIComponent(params.zone_id)}/data`;
       // The answer is to a POST: `self` names the resource posted to; each part links to the GET that gives it alone.
