@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { lakeReaderContract, writeContractLake } from './lake-reader.contract.js';
+import { expectStopsOnAbort, lakeReaderContract, slowFilterText, writeContractLake, writeSlowLake } from './lake-reader.contract.js';
 import { DuckDbLake } from '../../src/adapters/lake/duckdb-lake.js';
 import type { Collection } from '../../src/domain/collection.js';
 import { parseCql2Text } from '../../src/domain/cql2/index.js';
@@ -78,4 +78,22 @@ describe('DuckDbLake: scanPoints streams the rows scan streams, as plain numbers
       });
     }
   }
+});
+
+describe('DuckDbLake: scanPoints stops when its signal aborts', function () {
+  this.timeout(60_000);
+  const big: Collection = { id: 'big', title: 'big', backing: { kind: 'parquet-lake', geometryColumn: 'geometry', datetimeColumn: 'datetime' } };
+  let lake: DuckDbLake;
+  before(async () => {
+    lake = new DuckDbLake(await writeSlowLake());
+  });
+  after(() => lake.close());
+
+  it("a running scan rejects with the signal's reason within a second, and the reader goes on", async () => {
+    const filter = parseCql2Text(slowFilterText());
+    await expectStopsOnAbort((signal) => lake.scanPoints(big, { fields: ['v'], filter, signal }, () => undefined), 300);
+    const seen: number[] = [];
+    await lake.scanPoints(big, { fields: ['v'], filter: parseCql2Text('v < 3') }, (b) => void seen.push(...b.values[0]!.subarray(0, b.size)));
+    expect(seen).to.deep.equal([0, 1, 2]);
+  });
 });

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { startIdleMemoryRelease } from '../../src/app/idle-memory-release.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -20,6 +22,10 @@ describe('idle memory release', function () {
   it('collects once the loop has been idle, after the heap grew, and not while it is busy', async () => {
     const releases: { rssBefore: number; rssAfter: number }[] = [];
     const keep: unknown[][] = [];
+    // Start from a collected heap: garbage the suite's earlier tests left would otherwise be
+    // collected during the busy phase, and the heap could shrink however much this test allocates.
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as (o: object) => void)({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     const stop = startIdleMemoryRelease({ growthBytes: 16 * 2 ** 20, idleMs: 600, onRelease: (r) => releases.push(r) });
     expect(stop, 'gc reachable').to.be.a('function');
     try {
