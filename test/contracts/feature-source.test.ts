@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { featureSourceContract, TRUTH, type FeatureBackend } from './feature-source.contract.js';
 import { startCapabilityProxy, type CapabilityProxy } from '../support/remote/capability-proxy.js';
-import { startFaultyBackend, type FaultyBackend } from '../support/remote/faulty-features.js';
+import { startFaultyBackend, zigzag, type FaultyBackend } from '../support/remote/faulty-features.js';
 import { featureSource, ogcFeaturesCollection, remoteHttp, startFixtureService } from '../support/remote/backends.js';
 import type { TestServer } from '../support/test-server.js';
 import type { FeatureQuery, FeatureSource } from '../../src/ports/feature-source.js';
@@ -187,6 +187,30 @@ describe('OGC API Features source: backend faults', function () {
     expect(err.status).to.equal(422);
     expect(err.hint).to.include('remoteBackends.maxFeatures');
     expect(bad.requests.slice(before).filter((r) => r.includes('/items'))).to.have.length(1);
+  });
+
+  it('filtering a page here gives the event loop turns: 200 features, each costly to test against the literal', async () => {
+    const filter = parseCql2Text(`S_CROSSES(geometry, LINESTRING(${zigzag(400, 0).map((p) => p.join(' ')).join(', ')}))`);
+    let last = performance.now();
+    let longest = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 1);
+    let filtering = 0;
+    try {
+      const started = performance.now();
+      const { features } = await drain(featureSource([bad.origin]), at('zigzag~200'), { filter });
+      filtering = performance.now() - started;
+      expect(features).to.have.length(200);
+      // The timer sees a wait only when it next runs: give it that turn before stopping it.
+      await new Promise((r) => setTimeout(r, 5));
+    } finally {
+      clearInterval(timer);
+    }
+    expect(filtering, 'the filtering takes long enough to show anything').to.be.above(300);
+    expect(longest, `longest wait of a 1 ms timer during ${filtering.toFixed(0)} ms of scanning`).to.be.below(150);
   });
 
   it('more pages than maxPages: 422 naming the bound', async () => {

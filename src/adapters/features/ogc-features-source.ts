@@ -20,6 +20,7 @@
  * reads (`query.reads`), shared by all its scans, so the bounds hold per request; a scan stops
  * between pages, and the page being read is dropped, when `query.signal` aborts.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
 import type { Expr } from '../../domain/cql2/index.js';
 import { envelope, type Geometry } from '../../domain/geometry/geojson.js';
@@ -58,6 +59,8 @@ const QUERYABLES_REL = ['http://www.opengis.net/def/rel/ogc/1.0/queryables', 'qu
 const SCHEMA_REL = ['http://www.opengis.net/def/rel/ogc/1.0/schema', 'describedby'];
 const GEOJSON = /^application\/(geo\+)?json\b/i;
 const WHAT = 'Feature backend';
+/** Longest stretch of filtering between two turns of the event loop, ms. */
+const SLICE_MS = 10;
 /** Features read to infer fields when a backend has neither queryables nor schema. */
 const SAMPLE = 100;
 
@@ -176,7 +179,15 @@ export class OgcFeaturesSource implements FeatureSource {
       }
       const kept: RemoteFeature[] = [];
       let fresh = 0;
+      let sliceStart = performance.now();
       for (const f of features) {
+        // A local filter's spatial test can take long against a large literal: other requests get
+        // a turn after every slice of this loop.
+        if (performance.now() - sliceStart >= SLICE_MS) {
+          await nextTurn();
+          query.signal?.throwIfAborted();
+          sliceStart = performance.now();
+        }
         if (f.id !== undefined) {
           if (seen.has(f.id)) continue;
           seen.add(f.id);

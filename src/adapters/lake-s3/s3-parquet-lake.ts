@@ -440,12 +440,15 @@ export class S3ParquetLake implements LakeReader {
       req.signal?.throwIfAborted();
       const batch = this.evalBatch(d, raw, filter.columns);
       let kept: number[] | undefined;
+      let exact = filter.exactTests;
       for (let i = 0; i < g.rows; i++) {
         if (filter.test(batch, i)) {
           if (matched >= req.offset && matched < end) (kept ??= []).push(i);
           matched++;
         }
-        if ((i & 1023) === 0) {
+        // After an exact geometry test (which can take long against a large literal), or every 1,024 rows.
+        if ((i & 1023) === 0 || filter.exactTests !== exact) {
+          exact = filter.exactTests;
           this.checkExactTests(filter);
           if (slice.spent()) await slice.rest();
         }
@@ -519,9 +522,12 @@ export class S3ParquetLake implements LakeReader {
         await onChunk({ size, columns });
         if (slice.spent()) await slice.rest();
       };
+      let exact = filter?.exactTests;
       for (let i = 0; i < group.rows; i++) {
         if ((!geoms || envelopeMeets(geoms[i] as Uint8Array | null, box!)) && (!batch || filter!.test(batch, i))) keep.push(i);
-        if ((i & 1023) === 0) {
+        // After an exact geometry test (which can take long against a large literal), or every 1,024 rows.
+        if ((i & 1023) === 0 || filter?.exactTests !== exact) {
+          exact = filter?.exactTests;
           if (filter) this.checkExactTests(filter);
           if (slice.spent()) await slice.rest();
         }

@@ -12,6 +12,7 @@
  *   many       numberMatched is a billion
  *   huge       one page of `hugeBytes` bytes
  *   error      items answer HTTP 500
+ *   zigzag~N   one page of N zig-zag lines of 400 vertices over 5-15E 45.5-46.5N (costly to relate to one another)
  *   next-to~U  the `next` link goes to U (URL-encoded in the landing path)
  *   redirect~U items redirect (302) to U
  */
@@ -23,6 +24,9 @@ export interface FaultyBackend {
   requests: string[];
   close(): Promise<void>;
 }
+
+/** A line of `n` vertices zig-zagging over 5-15E between 45.5N and 46.5N; `phase` 1 mirrors it, so two of opposite phase cross at every edge. */
+export const zigzag = (n: number, phase: number): [number, number][] => Array.from({ length: n }, (_, i) => [5 + (i / n) * 10, (i + phase) % 2 ? 46.5 : 45.5]);
 
 const feature = (id: number) => ({ type: 'Feature', id, geometry: { type: 'Point', coordinates: [10 + id / 100, 45.5] }, properties: { value: id } });
 
@@ -69,6 +73,8 @@ export async function startFaultyBackend(opts: { hugeBytes?: number } = {}): Pro
         return fc([{ ...feature(1), properties: { value: 1, padding: 'x'.repeat(opts.hugeBytes ?? 1_000_000) } }]);
       case 'error':
         return json(500, { code: 'ServerError' });
+      case 'zigzag':
+        return fc(Array.from({ length: Number(arg) }, (_, i) => ({ type: 'Feature', id: i + 1, geometry: { type: 'LineString', coordinates: zigzag(400, 1) }, properties: { value: i } })));
       case 'next-to':
         return fc([feature(1)], next(decodeURIComponent(arg)));
       case 'redirect':
