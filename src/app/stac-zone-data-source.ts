@@ -63,6 +63,7 @@ export class StacZoneDataSource implements ZoneDataSource {
         intersects: outlineToGeoJson(grid.zoneOutline(zoneId, false)),
         ...(datetime ? { datetime } : {}),
         ...(cloudCoverPercent !== undefined ? { maxCloudCover: cloudCoverPercent } : {}),
+        ...(request.reads ? { reads: request.reads } : {}),
       });
     } catch (err) {
       if (err instanceof StacCatalogError) throw new ServiceUnavailableError('STAC catalog unavailable', `The catalog of collection ${collection.id} could not be read.`);

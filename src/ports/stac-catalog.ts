@@ -1,6 +1,7 @@
 import type { BBox } from '../domain/dggrs/dggrs.js';
 import type { Geometry } from '../domain/geometry/geojson.js';
 import type { StacItemDescriptor, TimeBounds } from '../domain/stac/stac-item.js';
+import type { RemoteReads } from '../domain/remote-reads.js';
 
 export type { StacItemDescriptor, TimeBounds } from '../domain/stac/stac-item.js';
 
@@ -16,6 +17,8 @@ export interface StacSearch {
   datetime?: TimeBounds;
   /** Items with `eo:cloud_cover` at most this; items that do not say are left out. */
   maxCloudCover?: number;
+  /** Remote reads of the client request this search is part of: a STAC API counts its pages and items there. */
+  reads?: RemoteReads;
 }
 
 /**

@@ -10,6 +10,7 @@ import { checkUrl } from '../../src/adapters/rasters/url-guard.js';
 import { configSchema } from '../../src/app/config/config-schema.js';
 import { AppError } from '../../src/app/errors.js';
 import type { StacCatalog, StacCatalogOptions } from '../../src/ports/stac-catalog.js';
+import { remoteReads } from '../../src/domain/remote-reads.js';
 
 const WORLD = [-180, -90, 180, 90] as [number, number, number, number];
 
@@ -125,6 +126,27 @@ describe('STAC API adapter', function () {
     expect(many.status).to.equal(422);
     expect(many.hint).to.include('remoteBackends.maxFeatures');
     expect(searches().length - before).to.equal(1);
+  });
+
+  it('counts pages and items over every search of one request (the reads they share)', async () => {
+    const count = (await factory([s.origin], { pageSize: 1 })(`${s.origin}/api`).search({ bbox: WORLD })).length;
+    expect(count, 'items in the catalog').to.be.greaterThan(2);
+    // Each search alone fits in the bounds; the request's second one does not.
+    const pagesOnce = factory([s.origin], { pageSize: 1, maxPages: count + 1 })(`${s.origin}/api`);
+    const reads = remoteReads();
+    expect(await pagesOnce.search({ bbox: WORLD, reads })).to.have.length(count);
+    const pages = await failure(pagesOnce.search({ bbox: WORLD, reads }));
+    expect(pages.status).to.equal(422);
+    expect(pages.hint).to.include('remoteBackends.maxPages').and.include('all its searches');
+    const itemsOnce = factory([s.origin], { pageSize: 100, maxItems: count + 1 })(`${s.origin}/api`);
+    const shared = remoteReads();
+    await itemsOnce.search({ bbox: WORLD, reads: shared });
+    const items = await failure(itemsOnce.search({ bbox: WORLD, reads: shared }));
+    expect(items.status).to.equal(422);
+    expect(items.hint).to.include('remoteBackends.maxFeatures');
+    // Without shared reads every search has its own count.
+    await pagesOnce.search({ bbox: WORLD });
+    await pagesOnce.search({ bbox: WORLD });
   });
 
   it('maps faults to 502/504 naming the catalog; refuses non-allowlisted catalogs and POSTs to other origins', async () => {

@@ -14,6 +14,7 @@
  */
 import type { StacItemDescriptor, StacSearch } from '../../ports/stac-catalog.js';
 import type { RemoteResponse } from '../../ports/remote-http.js';
+import { remoteReads } from '../../domain/remote-reads.js';
 import { AppError } from '../../app/errors.js';
 import { backendStatus, badPayload, catalogLabel, remoteFault } from '../../app/remote-faults.js';
 import { matchesSearch, parseStacItem } from './stac-json.js';
@@ -118,8 +119,13 @@ export class StacApiCatalog {
     const items = new Map<string, StacItemDescriptor>();
     const seen = new Set<string>();
     const searchOrigin = new URL(caps.search).origin;
-    let received = 0;
+    // Pages and items count over every search of the client request (its own count when it has none).
+    const reads = q.reads ?? remoteReads();
     for (let page = 1; ; page++) {
+      if (page > 1 && reads.pages >= maxPages) {
+        throw new AppError(422, 'Too many STAC pages', `Searching ${this.label} for this request takes more than ${maxPages} pages of ${pageSize} items, counted over all its searches (remoteBackends.maxPages); ask for a smaller zone or area, or a narrower datetime.`);
+      }
+      reads.pages++;
       const key = `${request.method} ${request.url} ${JSON.stringify(request.body ?? null)}`;
       if (seen.has(key)) throw badPayload(WHAT, this.label, 'a "next" link back to a page already read: its paging loops');
       seen.add(key);
@@ -127,11 +133,11 @@ export class StacApiCatalog {
       const doc = res.doc;
       if (doc.type !== 'FeatureCollection' || !Array.isArray(doc.features)) throw badPayload(WHAT, this.label, 'a search page that is not a GeoJSON FeatureCollection');
       const matched = typeof doc.numberMatched === 'number' ? doc.numberMatched : typeof (doc.context as Json | undefined)?.matched === 'number' ? ((doc.context as Json).matched as number) : undefined;
-      if (page === 1 && matched !== undefined && matched > maxItems) {
-        throw new AppError(422, 'Too many STAC items', `${this.label} has ${matched} items for this zone; at most ${maxItems} are read per request (remoteBackends.maxFeatures). Ask for a smaller zone or a narrower datetime.`);
+      if (page === 1 && matched !== undefined && reads.features + matched > maxItems) {
+        throw new AppError(422, 'Too many STAC items', `${this.label} has ${matched} items for this search${reads.features > 0 ? ` (after ${reads.features} read by the request's other searches)` : ''}; at most ${maxItems} are read per request (remoteBackends.maxFeatures). Ask for a smaller zone or area, or a narrower datetime.`);
       }
-      received += doc.features.length;
-      if (received > maxItems) throw new AppError(422, 'Too many STAC items', `${this.label} returned more than ${maxItems} items for this zone (remoteBackends.maxFeatures). Ask for a smaller zone or a narrower datetime.`);
+      reads.features += doc.features.length;
+      if (reads.features > maxItems) throw new AppError(422, 'Too many STAC items', `${this.label} returned more than ${maxItems} items for this request, counted over all its searches (remoteBackends.maxFeatures). Ask for a smaller zone or area, or a narrower datetime.`);
       for (const f of doc.features) {
         let item: StacItemDescriptor;
         try {
@@ -145,9 +151,6 @@ export class StacApiCatalog {
       }
       const next = linksOf(doc).find((l) => l.rel === 'next');
       if (!next || doc.features.length === 0) break;
-      if (page >= maxPages) {
-        throw new AppError(422, 'Too many STAC pages', `Searching ${this.label} for this zone takes more than ${maxPages} pages of ${pageSize} items (remoteBackends.maxPages); ask for a smaller zone or a narrower datetime.`);
-      }
       const url = new URL(next.href, res.url).href;
       if ((next.method ?? 'GET').toUpperCase() === 'POST') {
         // A POST goes to the search endpoint's own origin only: a catalog cannot make the service POST elsewhere.

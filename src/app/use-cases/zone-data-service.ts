@@ -271,7 +271,9 @@ export class ZoneDataService {
     const values = new Map<string, Record<string, number | null>>();
     if (fields.length > 0) {
       const under = 'parent' in scope ? [{ zoneId: scope.parent.zoneId, depth: scope.parent.depth }] : this.rasterParents(grid, level, scope.boxes);
-      const requests = under.map((u) => ({ ...this.request(grid, { zoneId: u.zoneId, zoneDepth: String(u.depth), ...(q.datetime ? { datetime: q.datetime } : {}) }, fields), ...(signal ? { signal } : {}) }));
+      // One count of remote reads for all the ancestors: a STAC API is searched once per ancestor.
+      const reads = remoteReads();
+      const requests = under.map((u) => ({ ...this.request(grid, { zoneId: u.zoneId, zoneDepth: String(u.depth), ...(q.datetime ? { datetime: q.datetime } : {}) }, fields), reads, ...(signal ? { signal } : {}) }));
       const total = requests.reduce((n, r) => n + zoneDataCost(grid, r.zoneId, r.depths, fields.length).values, 0);
       if (total > this.limits.maxZoneDataValues) {
         throw new ValidationError('Too many values', `A filtered zone query on ${c.id} computes each zone's values: ${total} here; the limit is ${this.limits.maxZoneDataValues} (limits.maxZoneDataValues). Use a smaller bbox, a coarser zone-level or parent-zone.`);
