@@ -11,6 +11,7 @@ import { DuckDbLake } from '../../../src/adapters/lake/duckdb-lake.js';
 import { S3ParquetLake } from '../../../src/adapters/lake-s3/s3-parquet-lake.js';
 import type { LakeReader } from '../../../src/ports/lake-reader.js';
 import { startLoopbackS3, type LoopbackS3 } from '../../support/s3-server.js';
+import { loopHolds } from '../../support/loop-holds.js';
 import type { Collection } from '../../../src/domain/collection.js';
 import { parseCql2Json, parseCql2Text } from '../../../src/domain/cql2/index.js';
 import { ensureDemoLake } from '../../../scripts/demo/make-lake.js';
@@ -35,27 +36,6 @@ const square = (lon: number, lat: number, h: number): number[][] => [[lon - h, l
 function frames(lon: number, lat: number, n: number): number[][][][] {
   const parts = Array.from({ length: n }, (_, i) => [square(lon, lat, 2.4 - 0.001 * i), square(lon, lat, 2.4 - 0.001 * i - 0.0005)]);
   return [...parts, [circle(lon, lat, 1.5, 64)]];
-}
-
-/** Longest wait of a 2 ms timer while `work` runs, and how long the work took. */
-async function timerGaps<T>(work: () => Promise<T>): Promise<{ result: T; took: number; worst: number }> {
-  let last = performance.now();
-  let worst = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last);
-    last = now;
-  }, 2);
-  try {
-    const start = performance.now();
-    const result = await work();
-    const took = performance.now() - start;
-    // The timer sees a wait only when it next runs: give it that turn before stopping it.
-    await new Promise((r) => setTimeout(r, 5));
-    return { result, took, worst };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 const heavyFilter = () => parseCql2Json({ op: 's_intersects', args: [{ property: 'geometry' }, { type: 'MultiPolygon', coordinates: frames(10, 47, 900) }] });
@@ -84,11 +64,11 @@ describe('lake: the exact test in JS leaves the event loop turning', function ()
       const lake = await make();
       try {
         await lake.describe(stations);
-        const { result: page, took, worst } = await timerGaps(() => lake.page(stations, { offset: 0, limit: 5, columns: ['station_id'], filter: heavyFilter() }));
+        const { result: page, tookMs, longestMs } = await loopHolds(() => lake.page(stations, { offset: 0, limit: 5, columns: ['station_id'], filter: heavyFilter() }));
         expect(page.numberMatched).to.be.greaterThan(300);
         // The work is long enough that a loop held per chunk of rows would show.
-        expect(took).to.be.greaterThan(400);
-        expect(worst).to.be.lessThan(200);
+        expect(tookMs).to.be.greaterThan(400);
+        expect(longestMs).to.be.lessThan(200);
       } finally {
         await lake.close();
       }
@@ -124,9 +104,9 @@ describe('object-store lake: rows each costly to relate to the literal leave the
 
   it('a page of 300 lines, each crossing the literal at every edge, keeps timer gaps short', async () => {
     const filter = parseCql2Text(`S_CROSSES(geometry, LINESTRING(${zigzag(400, 0)}))`);
-    const { result: page, took, worst } = await timerGaps(() => lake.page(lines, { offset: 0, limit: 5, columns: ['v'], filter }));
+    const { result: page, tookMs, longestMs } = await loopHolds(() => lake.page(lines, { offset: 0, limit: 5, columns: ['v'], filter }));
     expect(page.numberMatched).to.equal(300);
-    expect(took, 'the work is long enough to show a held loop').to.be.greaterThan(400);
-    expect(worst).to.be.lessThan(200);
+    expect(tookMs, 'the work is long enough to show a held loop').to.be.greaterThan(400);
+    expect(longestMs).to.be.lessThan(200);
   });
 });
