@@ -18,14 +18,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { blockedMs, describePing } from '../../scripts/fuzz/canary.js';
 import { apiErrorProblem } from '../../scripts/fuzz/checks.js';
 import type { FuzzRequest, FuzzResponse } from '../../scripts/fuzz/http-client.js';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from '../../scripts/fuzz/server-process.js';
 import { ensureDemoLake } from '../../scripts/demo/make-lake.js';
 import { CQL2_LIMITS } from '../../src/domain/cql2/limits.js';
 import { startLoopbackS3, type LoopbackS3 } from '../support/s3-server.js';
-import { CANARY_BOUND_MS, slowestProbe, underLoad } from '../support/under-load.js';
+import { answerUnderLoad } from '../support/under-load.js';
 
 /** How long one request may take before the test gives up on it (the fixed service answers each in well under a second). */
 const WINDOW_MS = 20_000;
@@ -72,15 +71,7 @@ describe('HTTP: hardening of filters (issue 20 F1, F4) — LIKE in linear time, 
     }
   }
 
-  /** The answer to `req`, which must come within the window while /conformance probes keep being answered within the bound. */
-  async function answer(server: ServerProcess, req: FuzzRequest, what: string): Promise<FuzzResponse> {
-    const { pings, result } = await underLoad(server, req, WINDOW_MS, 8 * 2 ** 20);
-    expect(server.alive(), `${what}: the process died`).to.equal(true);
-    const worst = slowestProbe(pings);
-    expect(blockedMs(worst), `${what}: slowest of ${pings.length} concurrent GET /conformance: ${describePing(worst)}`).to.be.below(CANARY_BOUND_MS);
-    expect(result.error, `${what}: no answer within ${WINDOW_MS} ms (${result.error?.message})`).to.equal(undefined);
-    return result.response!;
-  }
+  const answer = (server: ServerProcess, req: FuzzRequest, what: string) => answerUnderLoad(server, req, what, WINDOW_MS, 8 * 2 ** 20);
 
   const get = (p: string): FuzzRequest => ({ method: 'GET', path: p, headers: [] });
   const post = (p: string, body: unknown): FuzzRequest => ({ method: 'POST', path: p, headers: [['Content-Type', 'application/json']], body: Buffer.from(JSON.stringify(body)) });

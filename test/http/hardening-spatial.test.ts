@@ -13,14 +13,13 @@
 import { expect } from 'chai';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { blockedMs, describePing } from '../../scripts/fuzz/canary.js';
 import { apiErrorProblem } from '../../scripts/fuzz/checks.js';
 import type { FuzzRequest, FuzzResponse } from '../../scripts/fuzz/http-client.js';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from '../../scripts/fuzz/server-process.js';
 import type { Geometry, Position } from '../../src/domain/geometry/geojson.js';
 import { ringLoc, type Pt } from '../../src/domain/geometry/planar-parts.js';
 import { exhaustiveRelation, spatialRelation, type SpatialRelation } from '../../src/domain/geometry/relate.js';
-import { CANARY_BOUND_MS, slowestProbe, underLoad } from '../support/under-load.js';
+import { answerUnderLoad } from '../support/under-load.js';
 
 /** How long one request may take before the test gives up on it (the fixed service answers each in a few seconds). */
 const WINDOW_MS = 30_000;
@@ -70,15 +69,7 @@ describe('HTTP: hardening of spatial filters (issue 20 F3) — prepared literals
 
   const get = (p: string): FuzzRequest => ({ method: 'GET', path: p, headers: [] });
 
-  /** The answer to `req`, which must come within the window while /conformance probes keep being answered within the bound. */
-  async function answer(req: FuzzRequest, what: string): Promise<FuzzResponse> {
-    const { pings, result } = await underLoad(srv, req, WINDOW_MS, 16 * 2 ** 20);
-    expect(srv.alive(), `${what}: the process died`).to.equal(true);
-    const worst = slowestProbe(pings);
-    expect(blockedMs(worst), `${what}: slowest of ${pings.length} concurrent GET /conformance: ${describePing(worst)}`).to.be.below(CANARY_BOUND_MS);
-    expect(result.error, `${what}: no answer within ${WINDOW_MS} ms (${result.error?.message})`).to.equal(undefined);
-    return result.response!;
-  }
+  const answer = (req: FuzzRequest, what: string) => answerUnderLoad(srv, req, what, WINDOW_MS, 16 * 2 ** 20);
 
   function json(res: FuzzResponse): Record<string, any> {
     return JSON.parse(res.body.toString('utf8'));

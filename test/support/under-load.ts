@@ -3,8 +3,9 @@
  * meanwhile (scripts/fuzz/canary.ts): the probe the service kept waiting longest shows whether
  * the request held its event loop.
  */
-import { blockedMs, ping, type Ping } from '../../scripts/fuzz/canary.js';
-import { send, type FuzzRequest, type SendResult } from '../../scripts/fuzz/http-client.js';
+import { expect } from 'chai';
+import { blockedMs, describePing, ping, type Ping } from '../../scripts/fuzz/canary.js';
+import { send, type FuzzRequest, type FuzzResponse, type SendResult } from '../../scripts/fuzz/http-client.js';
 import type { ServerProcess } from '../../scripts/fuzz/server-process.js';
 
 /**
@@ -34,3 +35,13 @@ export async function underLoad(srv: ServerProcess, req: FuzzRequest, windowMs: 
 
 /** The probe the service kept waiting longest. */
 export const slowestProbe = (pings: Ping[]): Ping => pings.reduce((a, b) => (blockedMs(b) > blockedMs(a) ? b : a));
+
+/** The answer to `req`, which must come within `windowMs` while every /conformance probe is answered within CANARY_BOUND_MS. */
+export async function answerUnderLoad(srv: ServerProcess, req: FuzzRequest, what: string, windowMs: number, keepBytes?: number): Promise<FuzzResponse> {
+  const { pings, result } = await underLoad(srv, req, windowMs, keepBytes);
+  expect(srv.alive(), `${what}: the process died`).to.equal(true);
+  const worst = slowestProbe(pings);
+  expect(blockedMs(worst), `${what}: slowest of ${pings.length} concurrent GET /conformance: ${describePing(worst)}`).to.be.below(CANARY_BOUND_MS);
+  expect(result.error, `${what}: no answer within ${windowMs} ms (${result.error?.message})`).to.equal(undefined);
+  return result.response!;
+}
