@@ -6,9 +6,11 @@
  */
 import fc from 'fast-check';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { filterArb, type Filter } from './cql2.js';
+import { bodyFilter, crossBodyArb, crossMutations, joinable, scopeOf } from './cross-collection.js';
 import type { FuzzRequest } from './http-client.js';
 import { allowedValues, typeOf, type JsonSchema, type Operation, type Param } from './operations.js';
-import type { Seeds } from './seeds.js';
+import type { CollectionSeed, Seeds } from './seeds.js';
 import { REPO_ROOT } from './server-process.js';
 import {
   ACCEPTS, AUTHORIZATIONS, BOOLEANS, BOUNDARY_NUMBERS, CONTENT_ENCODINGS, CONTENT_TYPES, HOSTS_INVALID, HOSTS_VALID, HUGE, INJECTION, MALFORMED, METHODS,
@@ -56,6 +58,10 @@ export interface CaseOptions {
   thin: number;
   /** Over the server's body bound. */
   hugeBodyBytes: number;
+  /** Requests with a generated CQL2 filter (items, zone data, zone lists, cross-collection selections). */
+  filters?: number;
+  /** Cross-collection POSTs with a valid body, as is or with one or two mistakes. */
+  cross?: number;
 }
 
 const enc = (v: Value) => (typeof v === 'string' ? encodeURIComponent(v) : v.raw);
@@ -78,7 +84,15 @@ function contextKey(name: string): keyof Context | undefined {
   return undefined;
 }
 
-function contexts(seeds: Seeds): { scoped: Context[]; any: Context[]; files: Context[] } {
+interface Contexts {
+  scoped: Context[];
+  any: Context[];
+  files: Context[];
+  /** Zones inside every zone-data collection's extent (cross-collection requests). */
+  cross: Context[];
+}
+
+function contexts(seeds: Seeds): Contexts {
   const items = seeds.collections.find((c) => c.hasItems)?.id ?? seeds.collections[0]?.id ?? 'none';
   const extra = { file: 'x', feature: '0', concept: seeds.concepts[0] ?? '1', order: seeds.orders[0]?.id ?? '1', job: seeds.orders[0]?.jobs[0] ?? '1' };
   const scoped: Context[] = [];
@@ -86,12 +100,21 @@ function contexts(seeds: Seeds): { scoped: Context[]; any: Context[]; files: Con
   const bare: Context[] = [];
   for (const g of seeds.grids) for (const z of g.zones) bare.push({ collection: items, grid: g.id, zone: z, ...extra });
   const files = seeds.collections.flatMap((c) => c.sourceFiles.map((file) => ({ ...(bare[0] ?? scoped[0]!), collection: c.id, file })));
-  return { scoped: scoped.length ? scoped : bare, any: [...bare, ...scoped], files };
+  const cross = seeds.crossZones.flatMap((g) => g.zones.map((zone) => ({ collection: items, grid: g.grid, zone, ...extra })));
+  return { scoped: scoped.length ? scoped : bare, any: [...bare, ...scoped], files, cross };
 }
 
-function contextsFor(op: Operation, all: { scoped: Context[]; any: Context[]; files: Context[] }): Context[] {
+/** The schema of a cross-collection body: `collections`, an array of selections with `id` and `fields`. */
+function isCrossBody(schema: JsonSchema | undefined): boolean {
+  const items = ((schema?.properties as Record<string, JsonSchema> | undefined)?.collections?.items ?? {}) as JsonSchema;
+  const props = (items.properties ?? {}) as Record<string, unknown>;
+  return 'id' in props && 'fields' in props;
+}
+
+function contextsFor(op: Operation, all: Contexts): Context[] {
   const inPath = (key: keyof Context) => op.params.some((p) => p.in === 'path' && contextKey(p.name) === key);
   if (inPath('file') && all.files.length) return all.files;
+  if (isCrossBody(op.body) && all.cross.length) return all.cross;
   return inPath('collection') && inPath('grid') ? all.scoped : all.any;
 }
 
@@ -217,6 +240,7 @@ function render(d: Draft, id: number, seeds: Seeds): FuzzCase {
 
 /** A valid request body for a schema, with the seeds' names where the property names call for them. */
 function bodyArb(schema: JsonSchema, ctx: Context, seeds: Seeds, name = ''): fc.Arbitrary<unknown> {
+  if (isCrossBody(schema)) return crossBodyArb(seeds).map((x) => x.body);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (Array.isArray(branches) && schema.type === undefined) return fc.oneof(...branches.map((b) => bodyArb(b, ctx, seeds, name)));
@@ -231,13 +255,9 @@ function bodyArb(schema: JsonSchema, ctx: Context, seeds: Seeds, name = ''): fc.
         return m && m[1]! in props ? [[k, m[1]!] as const] : [];
       });
       // Both alternatives are drawn, then one dropped: exactly one is sent. Zones come with their grid.
-      const record = (fixed: Record<string, fc.Arbitrary<unknown>>) =>
-        fc.record(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, fixed[k] ?? bodyArb(s, ctx, seeds, k)])), { requiredKeys: [...required, ...exclusive.flat(), ...('zones' in props && 'dggrs' in props ? ['dggrs'] : [])] });
-      // A collection reference with its fields (cross-collection zone data): the fields must be that collection's.
-      const withFields = seeds.collections.filter((c) => c.fields.length > 0);
-      const base = 'id' in props && 'fields' in props && withFields.length
-        ? fc.constantFrom(...withFields).chain((c) => record({ id: fc.constant(c.id), fields: fc.subarray(c.fields, { minLength: 1, maxLength: Math.min(3, c.fields.length) }), filter: fc.constant(c.hasItems ? `${c.fields[0]} IS NOT NULL` : undefined) }))
-        : record({});
+      const base = fc.record(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, bodyArb(s, ctx, seeds, k)])), {
+        requiredKeys: [...required, ...exclusive.flat(), ...('zones' in props && 'dggrs' in props ? ['dggrs'] : [])],
+      });
       return base.map((v) => {
         const o = { ...(v as Record<string, unknown>) };
         for (const [k, other] of exclusive) if (k in o && other in o) delete o[JSON.stringify(o).length % 2 ? k : other];
@@ -385,6 +405,7 @@ function rawRequests(base: string): { note: string; bytes: string; badHost?: boo
 
 /** Every operation × every parameter × every hostile family, headers, methods, bodies, encodings, raw. */
 function sweep(ops: Operation[], seeds: Seeds, opts: CaseOptions, hostPort: string): Draft[] {
+  if (opts.sweep === 0) return [];
   const all = contexts(seeds);
   const drafts: Draft[] = [];
   const baseQuery = (op: Operation, ctx: Context): [string, Value][] =>
@@ -547,6 +568,115 @@ function randomArb(ops: Operation[], seeds: Seeds, opts: CaseOptions, hostPort: 
   );
 }
 
+type FilterKind = 'items' | 'zone-data' | 'zones' | 'cross';
+
+interface FilterTarget {
+  op: Operation;
+  kind: FilterKind;
+  /** The bare grid's zone list (no collection): it refuses filters, so it gets a small share. */
+  bare?: boolean;
+  /** Collections the filter may be sent to (items: lake; zone data: row-based; zone lists: any). */
+  collections: CollectionSeed[];
+}
+
+/** Operations that take a CQL2 filter (a `filter` query parameter, or selections of a cross-collection body), by path. */
+function filterTargets(ops: Operation[], seeds: Seeds): FilterTarget[] {
+  const out: FilterTarget[] = [];
+  for (const op of ops) {
+    if (isCrossBody(op.body)) {
+      if (joinable(seeds).some((c) => c.rowFilter)) out.push({ op, kind: 'cross', collections: [] });
+      continue;
+    }
+    if (!op.params.some((p) => p.in === 'query' && p.name === 'filter')) continue;
+    const kind: FilterKind | undefined = /\/items(\/\{[^}]+\})?$/.test(op.path) ? 'items' : /\/data$/.test(op.path) ? 'zone-data' : /\/zones$/.test(op.path) ? 'zones' : undefined;
+    if (!kind) continue;
+    const fits = (c: CollectionSeed) => (kind === 'items' ? c.hasItems : kind === 'zone-data' ? c.rowFilter : c.queryables.length > 0);
+    // A path naming its collection (`/collections/demo-stations/items`), one taking any, or none (the bare grid's zones refuse filters).
+    const fixed = /^\/collections\/([^/{}]+)\//.exec(op.path)?.[1];
+    const anyCollection = op.params.some((p) => p.in === 'path' && contextKey(p.name) === 'collection');
+    const collections = fixed ? seeds.collections.filter((c) => c.id === fixed) : anyCollection ? seeds.collections.filter(fits) : seeds.collections.slice(0, 1);
+    if (collections.length) out.push({ op, kind, collections, bare: !fixed && !anyCollection });
+  }
+  return out;
+}
+
+/** A grid, its cross-collection level and one of its zones; the default grid (listed first) half the time. */
+function placeArb(seeds: Seeds): fc.Arbitrary<{ grid: string; level: number; zone: string } | undefined> {
+  const grids = seeds.crossZones.filter((g) => g.zones.length > 0);
+  if (!grids.length) return fc.constant(undefined);
+  return fc.oneof(fc.constant(grids[0]!), fc.constantFrom(...grids)).chain((g) => fc.constantFrom(...g.zones).map((zone) => ({ grid: g.grid, level: g.level, zone })));
+}
+
+const filterQuery = (f: Filter, n: number): [string, Value][] => [['filter', f.text], ...(f.lang === 'cql2-json' ? [['filter-lang', 'cql2-json'] as [string, Value]] : n % 3 === 0 ? [['filter-lang', 'cql2-text'] as [string, Value]] : [])];
+
+/**
+ * Requests carrying a generated filter, spread over every operation that takes one and the
+ * collections each serves; zone lists at the levels where filters cost the most (the cross level
+ * of the grid and up to three finer: 3-7 on IVEA7H).
+ */
+function filteredArb(ops: Operation[], seeds: Seeds): fc.Arbitrary<Draft> | undefined {
+  const targets = filterTargets(ops, seeds);
+  if (!targets.length) return undefined;
+  const all = contexts(seeds);
+  const base = all.cross[0] ?? all.any[0]!;
+  const target = fc.oneof(...targets.map((t) => ({ weight: t.bare ? 1 : 8, arbitrary: fc.constant(t) })));
+  return fc.tuple(target, placeArb(seeds), fc.nat()).chain(([t, at, n]) => {
+    // Feature 1 exists whatever the filter keeps (ids count the matching rows from 1).
+    const ctxOf = (collection: string): Context => {
+      if (at) return { ...base, collection, grid: at.grid, zone: at.zone, feature: '1' };
+      return { ...(all.scoped.find((x) => x.collection === collection) ?? { ...base, collection }), feature: '1' };
+    };
+    const required = (ctx: Context) => t.op.params.filter((p) => p.in === 'query' && needed(p)).map((p): [string, Value] => [p.name, validValues(p, ctx, seeds)[0]!]);
+    if (t.kind === 'cross') {
+      const ctx = ctxOf(base.collection);
+      return crossBodyArb(seeds, (scope) => filterArb(scope)).map((b): Draft => ({
+        op: t.op, ctx, query: required(ctx), headers: [], body: Buffer.from(JSON.stringify(b.body)), family: 'filter', note: `filter in a selection: ${b.label}`.slice(0, 300),
+      }));
+    }
+    return fc.constantFrom(...t.collections).chain((c) => {
+      const scope = scopeOf(c);
+      // Zone lists of collections without rows (rasters, STAC, OGC Features) filter on their zone-data fields and the zone outline, `geometry`.
+      if (t.kind === 'zones' && !c.hasItems) scope.queryables = [...c.zoneDataFields.map((name) => ({ name, kind: 'number' as const })), { name: 'geometry', kind: 'geometry' as const }];
+      return filterArb(scope).map((f): Draft => {
+        const ctx = ctxOf(c.id);
+        const query: [string, Value][] = required(ctx).filter(([k]) => k !== 'zone-level');
+        if (t.kind === 'items') query.push(['limit', ['1', '10', '100'][n % 3]!], ...(n % 2 ? [['f', 'json'] as [string, Value]] : []));
+        if (t.kind === 'zone-data') query.push(...(n % 4 ? [['zone-depth', String(n % 3)] as [string, Value]] : []), ...(n % 2 ? [['f', 'json'] as [string, Value]] : []));
+        if (t.kind === 'zones') query.push(['zone-level', String(Math.max(1, (at?.level ?? 4) - 1 + (n % 5)))], ...(n % 3 ? [['limit', n % 3 === 1 ? '10' : '100'] as [string, Value]] : []));
+        query.push(...filterQuery(f, n));
+        return { op: t.op, ctx, query, headers: [], family: 'filter', note: `filter ${f.lang} on ${c.id}: ${f.label}`.slice(0, 300) };
+      });
+    });
+  });
+}
+
+/**
+ * Cross-collection POSTs: a valid body on a zone inside every collection's extent, about half as
+ * drawn and half with one mistake; now and then a query parameter the route takes, or refuses.
+ */
+function crossArb(ops: Operation[], seeds: Seeds): fc.Arbitrary<Draft> | undefined {
+  const op = ops.find((o) => isCrossBody(o.body));
+  if (!op || !joinable(seeds).length) return undefined;
+  const all = contexts(seeds);
+  const mutations = crossMutations(seeds);
+  const formats = allowedValues(op.params.find((p) => p.name === 'f')?.schema ?? {});
+  const interval = joinable(seeds).find((c) => c.interval)?.interval;
+  const one = (k: string) => (v: string): [string, Value][] => [[k, v]];
+  const query = fc.oneof(
+    { weight: 4, arbitrary: fc.constant<[string, Value][]>([]) },
+    { weight: 2, arbitrary: fc.constantFrom(...formats, 'json').map(one('f')) },
+    { weight: 2, arbitrary: fc.constantFrom('0', '1', '2', '0-1', '1-2', '0,2').map(one('zone-depth')) },
+    { weight: 1, arbitrary: fc.constantFrom(...(interval?.[0] ? [interval[0], `${interval[0]}/..`] : ['2024-01-15T00:00:00Z'])).map(one('datetime')) },
+    { weight: 1, arbitrary: fc.constantFrom<[string, Value][]>([['filter', 'x > 0']], [['properties', 'x']], [['cog-url', 'http://example.invalid/x.tif']], [['zone-depth', '0-100']], [['datetime', 'x']], [['refined-geometry', 'true'], ['f', 'geo+json']]) },
+  );
+  const ctx = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...(all.cross.length ? all.cross : all.any)) }, { weight: 1, arbitrary: fc.constantFrom(...all.any) });
+  const mutation = fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...mutations) });
+  return fc.tuple(crossBodyArb(seeds), ctx, mutation, query).map(([b, c, m, q]): Draft => ({
+    op, ctx: c, query: q, headers: [], body: Buffer.from(JSON.stringify(m ? m.apply(b.body) : b.body)), family: 'cross-collection',
+    note: `${m ? m.note : 'valid body'}${q.length ? ` ${q.map(([k, v]) => `${k}=${show(v)}`).join('&')}` : ''}: ${b.label}`.slice(0, 300),
+  }));
+}
+
 /**
  * Requests that once failed (see /work/coord/fuzz-findings.md), sent on every run and every slice so a
  * regression shows even when the sampling skips them. Only those whose failure is deterministic.
@@ -579,6 +709,10 @@ function regressions(ops: Operation[], seeds: Seeds): Draft[] {
 export function buildCases(ops: Operation[], seeds: Seeds, opts: CaseOptions, hostPort: string): FuzzCase[] {
   const drafts = [...regressions(ops, seeds), ...sweep(ops, seeds, opts, hostPort)];
   if (opts.random > 0) drafts.push(...fc.sample(randomArb(ops, seeds, opts, hostPort), { seed: opts.seed, numRuns: opts.random }));
+  const filtered = filteredArb(ops, seeds);
+  if (filtered && opts.filters) drafts.push(...fc.sample(filtered, { seed: opts.seed + 1, numRuns: opts.filters }));
+  const cross = crossArb(ops, seeds);
+  if (cross && opts.cross) drafts.push(...fc.sample(cross, { seed: opts.seed + 2, numRuns: opts.cross }));
   const cases = drafts.map((d, i) => render(d, i, seeds));
   for (const r of rawRequests(hostPort)) {
     cases.push({ id: cases.length, op: 'raw', family: 'raw', params: [], note: r.note, badHost: r.badHost, req: { method: 'RAW', path: r.bytes.split(' ')[1] ?? '', headers: [], raw: Buffer.from(r.bytes, 'utf8') } });
