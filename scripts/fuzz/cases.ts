@@ -44,6 +44,8 @@ interface Context {
   concept: string;
   order: string;
   job: string;
+  /** A zone-depth the zone needs for a 200 (the grid's default resolves too many sub-zones); default depth when unset. */
+  depth?: string;
 }
 
 export interface CaseOptions {
@@ -70,8 +72,11 @@ const show = (v: Value) => {
   return s.length > 80 ? `${s.slice(0, 77)}… (${s.length} chars)` : s;
 };
 
+/** The context fields a path parameter can take. */
+type PathKey = Exclude<keyof Context, 'depth'>;
+
 /** Which context field a path parameter takes, by name. */
-function contextKey(name: string): keyof Context | undefined {
+function contextKey(name: string): PathKey | undefined {
   const n = name.toLowerCase();
   if (/^(name|file|path|filename)$/.test(n)) return 'file';
   if (n.includes('collection')) return 'collection';
@@ -100,7 +105,7 @@ function contexts(seeds: Seeds): Contexts {
   const bare: Context[] = [];
   for (const g of seeds.grids) for (const z of g.zones) bare.push({ collection: items, grid: g.id, zone: z, ...extra });
   const files = seeds.collections.flatMap((c) => c.sourceFiles.map((file) => ({ ...(bare[0] ?? scoped[0]!), collection: c.id, file })));
-  const cross = seeds.crossZones.flatMap((g) => g.zones.map((zone) => ({ collection: items, grid: g.grid, zone, ...extra })));
+  const cross = seeds.crossZones.flatMap((g) => g.zones.map((zone) => ({ collection: items, grid: g.grid, zone, depth: g.depth, ...extra })));
   return { scoped: scoped.length ? scoped : bare, any: [...bare, ...scoped], files, cross };
 }
 
@@ -112,7 +117,7 @@ function isCrossBody(schema: JsonSchema | undefined): boolean {
 }
 
 function contextsFor(op: Operation, all: Contexts): Context[] {
-  const inPath = (key: keyof Context) => op.params.some((p) => p.in === 'path' && contextKey(p.name) === key);
+  const inPath = (key: PathKey) => op.params.some((p) => p.in === 'path' && contextKey(p.name) === key);
   if (inPath('file') && all.files.length) return all.files;
   if (isCrossBody(op.body) && all.cross.length) return all.cross;
   return inPath('collection') && inPath('grid') ? all.scoped : all.any;
@@ -601,11 +606,14 @@ function filterTargets(ops: Operation[], seeds: Seeds): FilterTarget[] {
 }
 
 /** A grid, its cross-collection level and one of its zones; the default grid (listed first) half the time. */
-function placeArb(seeds: Seeds): fc.Arbitrary<{ grid: string; level: number; zone: string } | undefined> {
+function placeArb(seeds: Seeds): fc.Arbitrary<{ grid: string; level: number; zone: string; depth?: string } | undefined> {
   const grids = seeds.crossZones.filter((g) => g.zones.length > 0);
   if (!grids.length) return fc.constant(undefined);
-  return fc.oneof(fc.constant(grids[0]!), fc.constantFrom(...grids)).chain((g) => fc.constantFrom(...g.zones).map((zone) => ({ grid: g.grid, level: g.level, zone })));
+  return fc.oneof(fc.constant(grids[0]!), fc.constantFrom(...grids)).chain((g) => fc.constantFrom(...g.zones).map((zone) => ({ grid: g.grid, level: g.level, zone, depth: g.depth })));
 }
+
+/** The zone-depth a zone needs for a 200, unless the query names one. */
+const depthOf = (ctx: Context, query: [string, Value][]): [string, Value][] => (ctx.depth && !query.some(([k]) => k === 'zone-depth') ? [['zone-depth', ctx.depth]] : []);
 
 const filterQuery = (f: Filter, n: number): [string, Value][] => [['filter', f.text], ...(f.lang === 'cql2-json' ? [['filter-lang', 'cql2-json'] as [string, Value]] : n % 3 === 0 ? [['filter-lang', 'cql2-text'] as [string, Value]] : [])];
 
@@ -623,14 +631,14 @@ function filteredArb(ops: Operation[], seeds: Seeds): fc.Arbitrary<Draft> | unde
   return fc.tuple(target, placeArb(seeds), fc.nat()).chain(([t, at, n]) => {
     // Feature 1 exists whatever the filter keeps (ids count the matching rows from 1).
     const ctxOf = (collection: string): Context => {
-      if (at) return { ...base, collection, grid: at.grid, zone: at.zone, feature: '1' };
+      if (at) return { ...base, collection, grid: at.grid, zone: at.zone, depth: at.depth, feature: '1' };
       return { ...(all.scoped.find((x) => x.collection === collection) ?? { ...base, collection }), feature: '1' };
     };
     const required = (ctx: Context) => t.op.params.filter((p) => p.in === 'query' && needed(p)).map((p): [string, Value] => [p.name, validValues(p, ctx, seeds)[0]!]);
     if (t.kind === 'cross') {
       const ctx = ctxOf(base.collection);
       return crossBodyArb(seeds, (scope) => filterArb(scope)).map((b): Draft => ({
-        op: t.op, ctx, query: required(ctx), headers: [], body: Buffer.from(JSON.stringify(b.body)), family: 'filter', note: `filter in a selection: ${b.label}`.slice(0, 300),
+        op: t.op, ctx, query: [...required(ctx), ...depthOf(ctx, [])], headers: [], body: Buffer.from(JSON.stringify(b.body)), family: 'filter', note: `filter in a selection: ${b.label}`.slice(0, 300),
       }));
     }
     return fc.constantFrom(...t.collections).chain((c) => {
@@ -641,7 +649,7 @@ function filteredArb(ops: Operation[], seeds: Seeds): fc.Arbitrary<Draft> | unde
         const ctx = ctxOf(c.id);
         const query: [string, Value][] = required(ctx).filter(([k]) => k !== 'zone-level');
         if (t.kind === 'items') query.push(['limit', ['1', '10', '100'][n % 3]!], ...(n % 2 ? [['f', 'json'] as [string, Value]] : []));
-        if (t.kind === 'zone-data') query.push(...(n % 4 ? [['zone-depth', String(n % 3)] as [string, Value]] : []), ...(n % 2 ? [['f', 'json'] as [string, Value]] : []));
+        if (t.kind === 'zone-data') query.push(...(n % 4 ? [['zone-depth', String(n % 3)] as [string, Value]] : depthOf(ctx, [])), ...(n % 2 ? [['f', 'json'] as [string, Value]] : []));
         if (t.kind === 'zones') query.push(['zone-level', String(Math.max(1, (at?.level ?? 4) - 1 + (n % 5)))], ...(n % 3 ? [['limit', n % 3 === 1 ? '10' : '100'] as [string, Value]] : []));
         query.push(...filterQuery(f, n));
         return { op: t.op, ctx, query, headers: [], family: 'filter', note: `filter ${f.lang} on ${c.id}: ${f.label}`.slice(0, 300) };
@@ -672,7 +680,7 @@ function crossArb(ops: Operation[], seeds: Seeds): fc.Arbitrary<Draft> | undefin
   const ctx = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...(all.cross.length ? all.cross : all.any)) }, { weight: 1, arbitrary: fc.constantFrom(...all.any) });
   const mutation = fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...mutations) });
   return fc.tuple(crossBodyArb(seeds), ctx, mutation, query).map(([b, c, m, q]): Draft => ({
-    op, ctx: c, query: q, headers: [], body: Buffer.from(JSON.stringify(m ? m.apply(b.body) : b.body)), family: 'cross-collection',
+    op, ctx: c, query: [...q, ...depthOf(c, q)], headers: [], body: Buffer.from(JSON.stringify(m ? m.apply(b.body) : b.body)), family: 'cross-collection',
     note: `${m ? m.note : 'valid body'}${q.length ? ` ${q.map(([k, v]) => `${k}=${show(v)}`).join('&')}` : ''}: ${b.label}`.slice(0, 300),
   }));
 }

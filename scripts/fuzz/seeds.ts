@@ -41,6 +41,8 @@ export interface CrossZones {
   grid: string;
   level: number;
   zones: string[];
+  /** A zone-depth to send: the grid's default depth resolves more sub-zones than the service allows (a 422 at any level). */
+  depth?: string;
 }
 
 export interface Seeds {
@@ -117,13 +119,13 @@ function innerBox(boxes: Bbox[]): Bbox | undefined {
 
 /**
  * Per grid, zones inside `box` at the first level whose zones are at most CROSS_ZONE_AREA and whose
- * cross-collection answer (one field of every collection, the grid's default depth) is a 200:
- * finer levels are tried where a grid's default depth resolves too many sub-zones.
+ * cross-collection answer (one field of every collection, the grid's default depth, else depth 2)
+ * is a 200.
  */
 async function crossZonesOf(base: string, grids: string[], box: Bbox, joinable: CollectionSeed[]): Promise<CrossZones[]> {
   const body = JSON.stringify({ collections: joinable.map((c) => ({ id: c.id, fields: c.zoneDataFields.slice(0, 1) })) });
-  const answers = async (grid: string, zone: string) => {
-    const res = await fetch(`${base}/dggs/${encodeURIComponent(grid)}/zones/${encodeURIComponent(zone)}/data?f=json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(30_000) });
+  const answers = async (grid: string, zone: string, depth?: string) => {
+    const res = await fetch(`${base}/dggs/${encodeURIComponent(grid)}/zones/${encodeURIComponent(zone)}/data?f=json${depth ? `&zone-depth=${depth}` : ''}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(30_000) });
     await res.arrayBuffer();
     return res.status === 200;
   };
@@ -138,8 +140,9 @@ async function crossZonesOf(base: string, grids: string[], box: Bbox, joinable: 
       small ||= zones.length > 0 && area / zones.length <= CROSS_ZONE_AREA;
       if (!small) continue;
       tries++;
-      if (await answers(grid, zones[0]!)) {
-        out.push({ grid, level, zones: zones.slice(0, 4) });
+      const depth = (await answers(grid, zones[0]!)) ? undefined : (await answers(grid, zones[0]!, '2')) ? '2' : null;
+      if (depth !== null) {
+        out.push({ grid, level, zones: zones.slice(0, 4), ...(depth ? { depth } : {}) });
         break;
       }
     }
