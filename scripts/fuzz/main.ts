@@ -3,8 +3,11 @@
  * the service in a child process; prints totals, writes the failing cases to .fuzz/report.json
  * and exits 1 when anything failed. Options (defaults in brackets):
  *   --seed N [20240917]  --random N [4000]  --sweep full|N [full]  --thin N [3]  --concurrency N [6]
+ *   --filters N [3000]: requests with a generated CQL2 filter (items, zone data, zone lists, cross-collection selections)
+ *   --cross N [1500]: cross-collection POSTs with a valid body, half of them with one mistake
+ *   --s3-lake: serve the demo lake from an S3 server on loopback (s3rver) instead of the directory
  *   --timeout-ms N [10000]  --bomb-mib N [256]  --stall-ms N [1000]  --stall-alone-ms N [200]  --rss-bound-mib N [300]
- *   --only opId[,opId]  --report path [.fuzz/report.json]  --quick (sweep 600, random 400)
+ *   --only opId[,opId]  --report path [.fuzz/report.json]  --quick (sweep 600, random 400, filters 300, cross 150)
  *   --passes N [1]: send the cases N times to one service; its idle RSS after each pass tells a leak from a high-water mark
  *   --heap-snapshots: after each pass the child writes a heap snapshot (live objects only); its size is reported
  */
@@ -18,6 +21,9 @@ const { values } = parseArgs({
   options: {
     seed: { type: 'string', default: '20240917' },
     random: { type: 'string' },
+    filters: { type: 'string' },
+    cross: { type: 'string' },
+    's3-lake': { type: 'boolean', default: false },
     sweep: { type: 'string' },
     thin: { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '6' },
@@ -50,6 +56,9 @@ const sweepArg = values.sweep ?? (values.quick ? '600' : 'full');
 const summary = await runFuzz({
   seed: int('seed', values.seed),
   random: int('random', values.random ?? (values.quick ? '400' : '4000')),
+  filters: int('filters', values.filters ?? (values.quick ? '300' : '3000')),
+  cross: int('cross', values.cross ?? (values.quick ? '150' : '1500')),
+  s3Lake: values['s3-lake'],
   thin: Math.max(1, int('thin', values.thin)),
   sweep: sweepArg === 'full' ? 'full' : int('sweep', sweepArg),
   concurrency: Math.max(1, int('concurrency', values.concurrency)),

@@ -13,9 +13,11 @@ import { blockedMs, describePing, ping, type Ping } from './canary.js';
 import { isShed, judge, type FailureKind } from './checks.js';
 import { send, type SendResult } from './http-client.js';
 import { HIDDEN_OPERATIONS, operationsOf } from './operations.js';
+import { traitsOf } from './request-traits.js';
 import { createSeedOrder, discoverSeeds } from './seeds.js';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from './server-process.js';
 import { UPSTREAM_ADDRESS, startUpstream } from './upstream.js';
+import { startLoopbackS3 } from '../../test/support/s3-server.js';
 
 export const FUZZ_TOKEN = 'fuzz-token-0123456789abcdef';
 
@@ -23,12 +25,18 @@ export interface FuzzOptions {
   seed: number;
   /** Random cases on top of the sweep. */
   random: number;
+  /** Requests with a generated CQL2 filter on top (default 0). */
+  filters?: number;
+  /** Cross-collection POSTs with a valid body, as is or with a mistake, on top (default 0). */
+  cross?: number;
+  /** Serve the lake from an S3 server on loopback (s3rver, `lake.root: s3://...`) instead of the directory. */
+  s3Lake?: boolean;
   /** `full` sweep, or a strided sample of about this many cases. */
   sweep: 'full' | number;
   /** Each parameter gets every thin-th generic hostile value (1: all of them on every parameter). */
   thin?: number;
   concurrency: number;
-  /** A request slower than this is a `timeout` failure. */
+  /** A request slower than this is a `timeout` failure (the client leaves then). */
   timeoutMs: number;
   /** Inflated size of the gzip bombs. */
   bombBytes: number;
@@ -83,7 +91,7 @@ export interface FuzzSummary {
   requests: number;
   /** Cases not sent because the same hostile part had already crashed the service. */
   skippedKnownCrashers: number;
-  /** Stalls, timeouts and memory peaks seen under load that no replay alone reproduced (not failures). */
+  /** Stalls, timeouts and memory peaks seen under load that no replay alone reproduced, or that were not replayed (see MAX_REPLAYS): not failures. */
   unconfirmed: { count: Record<string, number>; examples: FailureRecord[] };
   byClass: Record<string, number>;
   byStatus: Record<string, number>;
@@ -91,12 +99,23 @@ export interface FuzzSummary {
   /** 503 "Service busy" with Retry-After: the zone-data admission control shedding load (not failures). */
   shed: number;
   crashes: number;
+  /** Restarts of a service that answered no GET /conformance for WEDGE_MS (its stalls are recorded). */
+  wedgeRestarts: number;
   nonApiError: number;
   timeouts: number;
   failures: Record<FailureKind, number>;
   groups: { key: string; count: number; area: string; example: FailureRecord }[];
   examples: FailureRecord[];
-  coverage: { operations: Record<string, number>; parameters: Record<string, number>; uncovered: string[]; statusesByOperation: Record<string, Record<string, number>> };
+  coverage: {
+    operations: Record<string, number>;
+    parameters: Record<string, number>;
+    uncovered: string[];
+    statusesByOperation: Record<string, Record<string, number>>;
+    /** Requests carrying a CQL2 filter, by operation and outcome (status class or client error). */
+    filteredByOperation: Record<string, Record<string, number>>;
+    /** Cross-collection POSTs by outcome. */
+    crossCollection: Record<string, number>;
+  };
   /** `settledBytes`: the child's RSS idle for SETTLE_MS after each pass (see `passes`). */
   rss: { startBytes: number; peakBytes: number; peakAboveStartBytes: number; settledBytes: number[]; heapSnapshotBytes?: number[] };
   canary: { samples: number; p50Ms: number; p99Ms: number; maxMs: number };
@@ -119,6 +138,15 @@ export function areaOf(c: FuzzCase): string {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A service that answers no GET /conformance for this long is held (a wedged event loop): it is restarted so the run goes on. */
+const WEDGE_MS = 15_000;
+/** After a client gave up on a request alone, the service's CPU is read over this window after a grace (work that goes on without a client). */
+const ABANDON_GRACE_MS = 1000;
+const ABANDON_WINDOW_MS = 2000;
+/** Observations under load are replayed alone at most this many times, stalls first; per kind and operation, replays stop after a few confirmed. */
+const MAX_REPLAYS = 60;
+const REPLAY_ORDER: FailureKind[] = ['stall', 'memory', 'timeout'];
+const CONFIRMED_PER_OPERATION = 3;
 /** Idle time after a pass before its settled RSS is read (jobs of the run's orders finish meanwhile). */
 const SETTLE_MS = 5000;
 
@@ -140,10 +168,14 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   const started = performance.now();
   const loadAtStart = loadavg()[0]!;
   const upstream = await startUpstream();
+  // The demo lake copied to an S3 server on loopback: the object-store lake gets the same cases.
+  const s3 = opts.s3Lake ? await startLoopbackS3() : undefined;
+  if (s3) say(`S3 lake: ${await s3.upload(path.join(REPO_ROOT, 'data/demo/lake'), 'lakes/demo')} objects on ${s3.endpoint}`);
   const serverConfig = {
     auth: { tokenSha256: [createHash('sha256').update(FUZZ_TOKEN).digest('hex')] },
     // cog-url reaches the local raster host and nothing else private; upstream waits stay under the client's bound.
     rasterFetch: { timeoutMs: Math.min(5000, Math.floor(opts.timeoutMs / 2)), allowedPrivateRanges: [`${UPSTREAM_ADDRESS}/32`] },
+    ...(s3 ? { lake: { root: `s3://${s3.bucket}/lakes/demo`, s3: s3.options } } : {}),
   };
   const snapshotDir = opts.heapSnapshots ? mkdtempSync(path.join(tmpdir(), 'dggs-fuzz-heap-')) : undefined;
   const nodeFlags = snapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : [];
@@ -171,7 +203,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   seeds.upstream = upstream.base;
   orderBody = seeds.orderBody;
   const hostPort = new URL(server.base).host;
-  const cases = buildCases(ops, seeds, { seed: opts.seed, random: opts.random, sweep: opts.sweep, thin: opts.thin ?? 1, bombBytes: opts.bombBytes, hugeBodyBytes: 2 * 1024 * 1024 }, hostPort);
+  const cases = buildCases(ops, seeds, { seed: opts.seed, random: opts.random, filters: opts.filters, cross: opts.cross, sweep: opts.sweep, thin: opts.thin ?? 1, bombBytes: opts.bombBytes, hugeBodyBytes: 2 * 1024 * 1024 }, hostPort);
+  say(`cross-collection zones on ${seeds.crossZones.length} grids (${seeds.crossZones.map((g) => `${g.grid}@${g.level}`).join(', ')}); zone-data fields: ${seeds.collections.map((c) => `${c.id} [${c.zoneDataFields.join(', ')}]${c.rowFilter ? ' filterable' : ''}`).join('; ')}`);
   say(`${ops.length} operations, ${cases.length} cases (seed ${opts.seed}, concurrency ${opts.concurrency})`);
 
   const leakMarkers = [REPO_ROOT, '/tmp/dggs-child-'];
@@ -182,6 +215,9 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   const groups = new Map<string, { count: number; area: string; example: FailureRecord }>();
   const opCount: Record<string, number> = Object.fromEntries(ops.map((o) => [o.id, 0]));
   const statusesByOp: Record<string, Record<string, number>> = {};
+  const filteredByOp: Record<string, Record<string, number>> = {};
+  const crossCollection: Record<string, number> = {};
+  const bump = (tally: Record<string, number>, key: string) => (tally[key] = (tally[key] ?? 0) + 1);
   const paramCount: Record<string, number> = Object.fromEntries(ops.flatMap((o) => o.params.map((p) => [`${o.id} ${p.name}`, 0])));
 
   // Stalls, timeouts and memory peaks can come from a loaded machine rather than the request:
@@ -240,6 +276,9 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   let replaying = false;
   let stopping = false;
   let crashes = 0;
+  let wedgeRestarts = 0;
+  /** Services stopped on purpose (wedged): their exit is no crash. */
+  const retired = new Set<ServerProcess>();
   let startRss = server.rss() ?? 0;
   let peakAbove = 0;
   let peakRss = startRss;
@@ -265,13 +304,25 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     watch(server);
     say(`restarted: pid ${server.pid} on ${server.base}`);
   };
+  /** Holds the workers while `work` (a restart) runs; a service that no longer starts ends the run. */
+  const holdWhile = (work: Promise<void>) => {
+    gate = work
+      .catch((err: Error) => {
+        say(`cannot restart the service: ${err.message}`);
+        record(undefined, 'crash', `the service no longer starts: ${err.message.slice(0, 500)}`);
+        stopping = true;
+      })
+      .finally(() => {
+        gate = undefined;
+      });
+  };
   const onCrash = (dead: ServerProcess, exit: { code: number | null; signal: NodeJS.Signals | null }) => {
     crashes++;
     const now = performance.now();
     const suspects = [...[...inflight.values()].map((x) => x.c), ...recent.filter((r) => now - r.t1 < 1000).map((r) => r.c)];
     const tail = dead.logTail().slice(-40);
     say(`CRASH ${crashes}: exit ${exit.code ?? exit.signal}; ${suspects.length} suspects`);
-    gate = (async () => {
+    holdWhile((async () => {
       for (let i = 0; i < 200 && inflight.size > 0; i++) await sleep(50);
       await dead.stop();
       if (crashes > opts.maxRestarts) {
@@ -301,22 +352,21 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
         });
       }
       replaying = false;
-    })()
-      .catch((err: Error) => {
-        say(`cannot restart the service: ${err.message}`);
-        record(undefined, 'crash', `the service no longer starts: ${err.message.slice(0, 500)}`);
-        stopping = true;
-      })
-      .finally(() => {
-        gate = undefined;
-      });
+    })());
   };
   function watch(srv: ServerProcess) {
     void srv.exited.then((exit) => {
-      if (!stopping && !replaying && srv === server) onCrash(srv, exit);
+      if (!stopping && !replaying && srv === server && !retired.has(srv)) onCrash(srv, exit);
     });
   }
   watch(server);
+  /** The service answered no probe for WEDGE_MS: its stall is recorded; restart it so the rest of the run is not lost in timeouts. */
+  const onWedge = (held: ServerProcess) => {
+    wedgeRestarts++;
+    retired.add(held);
+    say(`no answer to GET /conformance for ${WEDGE_MS / 1000} s: restarting the service (${wedgeRestarts})`);
+    holdWhile(restart());
+  };
 
   const rssTimer = setInterval(() => {
     const rss = server.rss();
@@ -345,7 +395,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       const t0 = performance.now();
       const epoch = snapshotEpoch;
       const before = new Set(inflight.keys());
-      const p = await ping(srv, 15_000);
+      const p = await ping(srv, WEDGE_MS);
       // A heap snapshot holds the main thread on purpose: no stall of any request.
       if (srv !== server || gate || snapshotting || epoch !== snapshotEpoch) continue;
       canary.push(p.wallMs);
@@ -356,12 +406,14 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
           suspects: suspects.map((s) => ({ op: s.op, method: s.req.method, url: s.req.path.slice(0, 300), note: s.note })),
         }, suspects.slice(0, 4));
       }
+      if (!p.answered && srv === server && !gate && !stopping) onWedge(srv);
     }
   })();
 
   /** Replays a case alone: with a back-to-back canary (stall, timeout) or, after one warm-up copy, eight copies at once (memory). */
   async function reproduces(kind: FailureKind, c: FuzzCase): Promise<string | undefined> {
-    if (!server.alive()) await restart();
+    // A replay before may have left the service held (or still working for a client long gone): start afresh.
+    if (!server.alive() || !(await ping(server, 5000)).answered) await restart();
     await sleep(300);
     const base = new URL(server.base);
     if (kind === 'memory') {
@@ -380,26 +432,43 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     const heavy = send(base, c.req, clientOpts).finally(() => (finished = true));
     let worst: Ping | undefined;
     do {
-      const p = await ping(server);
+      // A probe left unanswered as long as the client waits is a held service: no need to wait longer.
+      const p = await ping(server, opts.timeoutMs);
       if (!worst || blockedMs(p) > blockedMs(worst)) worst = p;
     } while (!finished);
     const r = await heavy;
     const ms = r.response ? r.response.ms : r.error!.ms;
-    if (kind === 'timeout') return r.error?.kind === 'timeout' || ms > opts.timeoutMs ? `alone: ${Math.round(ms)} ms` : undefined;
+    if (kind === 'timeout') {
+      if (r.error?.kind !== 'timeout' && ms <= opts.timeoutMs) return undefined;
+      return `alone: ${Math.round(ms)} ms${r.error ? await workAfterLeaving() : ''}`;
+    }
     return blockedMs(worst!) > (opts.stallAloneMs ?? 200) ? `alone: GET /conformance waited ${describePing(worst!)} while it ran (${Math.round(ms)} ms)` : undefined;
+  }
+
+  /** After the client left: CPU the service (every thread) spent in a window after a grace; half a core or more means the work went on. */
+  async function workAfterLeaving(): Promise<string> {
+    await sleep(ABANDON_GRACE_MS);
+    const cpu0 = server.cpuMs() ?? 0;
+    await sleep(ABANDON_WINDOW_MS);
+    const used = (server.cpuMs() ?? cpu0) - cpu0;
+    return used >= ABANDON_WINDOW_MS / 2 ? `; the work went on after the client left: ${used} ms of CPU in the ${ABANDON_WINDOW_MS / 1000} s from ${ABANDON_GRACE_MS / 1000} s after` : '';
   }
 
   async function confirmAll(): Promise<void> {
     // "Alone" means on a fresh process: the run's own orders keep jobs running in the old one.
     await restart();
     const verdicts = new Map<string, { by?: FuzzCase; how?: string }>();
+    const confirmedPerOp = new Map<string, number>();
     let replays = 0;
-    for (const p of pending) {
+    // Stalls first: a held lake makes many later requests time out, and those must not use up the replays.
+    const ordered = [...pending].sort((a, b) => REPLAY_ORDER.indexOf(a.rec.kind) - REPLAY_ORDER.indexOf(b.rec.kind));
+    for (const p of ordered) {
       let outcome: { by?: FuzzCase; how?: string } | undefined;
       for (const c of p.cases) {
         const key = `${p.rec.kind} ${c.id}`;
         let v = verdicts.get(key);
-        if (!v && replays < 60) {
+        const seenEnough = (confirmedPerOp.get(`${p.rec.kind} ${c.op}`) ?? 0) >= CONFIRMED_PER_OPERATION;
+        if (!v && replays < MAX_REPLAYS && !seenEnough) {
           replays++;
           const how = await reproduces(p.rec.kind, c);
           v = { by: how ? c : undefined, how };
@@ -412,6 +481,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       }
       if (outcome?.by) {
         const c = outcome.by;
+        confirmedPerOp.set(`${p.rec.kind} ${c.op}`, (confirmedPerOp.get(`${p.rec.kind} ${c.op}`) ?? 0) + 1);
         commit({ ...p.rec, area: areaOf(c), op: c.op, family: c.family, note: c.note, method: c.req.method, url: c.req.path, headers: c.req.headers, body: excerpt(c.req.body), detail: `${p.rec.detail}; reproduced ${outcome.how}` });
       } else unconfirmed.push(p.rec);
     }
@@ -446,7 +516,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       opCount[c.op] = (opCount[c.op] ?? 0) + 1;
       for (const p of c.params) if (`${c.op} ${p}` in paramCount) paramCount[`${c.op} ${p}`]!++;
       if (r.error && r.error.kind !== 'timeout') await Promise.race([srv.exited, sleep(500)]);
-      if (!srv.alive() || srv !== server) continue; // the crash handler owns this one
+      // The crash handler owns this one; a held service being restarted answers nothing worth judging.
+      if (!srv.alive() || srv !== server || retired.has(srv)) continue;
       if (r.response) {
         const cls = `${Math.floor(r.response.status / 100)}xx`;
         byClass[cls] = (byClass[cls] ?? 0) + 1;
@@ -455,6 +526,10 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
         const perOp = (statusesByOp[c.op] ??= {});
         perOp[r.response.status] = (perOp[r.response.status] ?? 0) + 1;
       } else byClass[r.error!.kind] = (byClass[r.error!.kind] ?? 0) + 1;
+      const outcome = r.response ? `${Math.floor(r.response.status / 100)}xx` : r.error!.kind;
+      const traits = traitsOf(c.req);
+      if (traits.filtered) bump((filteredByOp[c.op] ??= {}), outcome);
+      if (traits.crossCollection) bump(crossCollection, outcome);
       for (const v of judge(c, r, leakMarkers, opts.timeoutMs)) {
         const rec = record(c, v.kind, v.detail, r);
         if (v.kind === '5xx') setTimeout(() => (rec.serverLog = logFor(srv, c.req.path).slice(-5)), 150);
@@ -492,6 +567,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   if (server.alive()) await server.stop();
   if (spare) await (await spare.catch(() => undefined))?.stop();
   await upstream.close();
+  await s3?.close();
   if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
 
   const sortedCanary = [...canary].sort((a, b) => a - b);
@@ -511,12 +587,13 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     fiveXX: failures['5xx'],
     shed,
     crashes,
+    wedgeRestarts,
     nonApiError: failures['non-api-error'],
     timeouts: failures.timeout,
     failures,
     groups: [...groups.entries()].sort((a, b) => b[1].count - a[1].count).map(([key, g]) => ({ key, count: g.count, area: g.area, example: g.example })),
     examples: records,
-    coverage: { operations: opCount, parameters: paramCount, uncovered, statusesByOperation: statusesByOp },
+    coverage: { operations: opCount, parameters: paramCount, uncovered, statusesByOperation: statusesByOp, filteredByOperation: filteredByOp, crossCollection },
     rss: { startBytes: startRss, peakBytes: peakRss, peakAboveStartBytes: peakAbove, settledBytes: settled, ...(snapshotDir ? { heapSnapshotBytes: snapshots } : {}) },
     canary: { samples: canary.length, p50Ms: Math.round(percentile(sortedCanary, 50)), p99Ms: Math.round(percentile(sortedCanary, 99)), maxMs: Math.round(sortedCanary.at(-1) ?? 0) },
   };
@@ -550,6 +627,12 @@ export function failureCount(s: FuzzSummary): number {
   return Object.values(s.failures).reduce((a, b) => a + b, 0);
 }
 
+/** `1234 (2xx 700, 4xx 534)`: a tally's total and its parts. */
+function tallyLine(t: Record<string, number>): string {
+  const total = Object.values(t).reduce((a, b) => a + b, 0);
+  return `${total}${total ? ` (${Object.entries(t).sort().map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`;
+}
+
 export function formatSummary(s: FuzzSummary, reportPath?: string): string {
   const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
   const lines = [
@@ -557,13 +640,16 @@ export function formatSummary(s: FuzzSummary, reportPath?: string): string {
     `fuzz: ${s.requests} requests in ${(s.durationMs / 1000).toFixed(1)} s (seed ${s.seed}; machine load average ${s.machineLoad[0].toFixed(1)} at the start, ${s.machineLoad[1].toFixed(1)} at the end)`,
     `  by class:    ${Object.entries(s.byClass).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `  5xx:         ${s.fiveXX}${s.shed ? ` (besides ${s.shed} 503 "Service busy" with Retry-After: load shed, not failures)` : ''}`,
-    `  crashes:     ${s.crashes} (process exits)${s.skippedKnownCrashers ? `; ${s.skippedKnownCrashers} later cases skipped whose hostile part had already crashed it` : ''}`,
+    `  crashes:     ${s.crashes} (process exits)${s.skippedKnownCrashers ? `; ${s.skippedKnownCrashers} later cases skipped whose hostile part had already crashed it` : ''}${s.wedgeRestarts ? `; ${s.wedgeRestarts} restarts of a service that answered nothing for ${WEDGE_MS / 1000} s` : ''}`,
     `  non-ApiError error bodies: ${s.nonApiError}`,
     `  timeouts:    ${s.timeouts}`,
     `  other:       ${Object.entries(s.failures).filter(([k]) => !['5xx', 'non-api-error', 'timeout', 'crash'].includes(k)).map(([k, v]) => `${k} ${v}`).join(', ')}`,
-    `  unconfirmed: ${Object.entries(s.unconfirmed.count).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (seen under load, not reproduced alone: not failures)`,
+    `  unconfirmed: ${Object.entries(s.unconfirmed.count).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (seen under load, not reproduced alone, or not replayed: past ${MAX_REPLAYS} replays or ${CONFIRMED_PER_OPERATION} confirmed of the kind on the operation; not failures)`,
     `  child RSS:   start ${mib(s.rss.startBytes)}, peak ${mib(s.rss.peakBytes)} (+${mib(s.rss.peakAboveStartBytes)}); idle after each pass: ${s.rss.settledBytes.map(mib).join(', ')}${s.rss.heapSnapshotBytes ? `; heap snapshots after each pass: ${s.rss.heapSnapshotBytes.map(mib).join(', ')}` : ''}`,
     `  canary GET /conformance: p50 ${s.canary.p50Ms} ms, p99 ${s.canary.p99Ms} ms, max ${s.canary.maxMs} ms (${s.canary.samples} samples)`,
+    `  cross-collection POSTs: ${tallyLine(s.coverage.crossCollection)}`,
+    `  filtered requests: ${tallyLine(Object.values(s.coverage.filteredByOperation).reduce<Record<string, number>>((acc, t) => { for (const [k, v] of Object.entries(t)) acc[k] = (acc[k] ?? 0) + v; return acc; }, {}))}`,
+    ...Object.entries(s.coverage.filteredByOperation).sort().map(([op, t]) => `    ${op}: ${tallyLine(t)}`),
     `  no 2xx at all (generation never got past validation): ${Object.entries(s.coverage.statusesByOperation).filter(([op, st]) => op !== 'raw' && !Object.keys(st).some((k) => k.startsWith('2'))).map(([op]) => op).join(', ') || 'none'}`,
     `  coverage:    ${Object.keys(s.coverage.operations).length} operations, ${Object.keys(s.coverage.parameters).length} parameters${s.coverage.uncovered.length ? `; NOT covered: ${s.coverage.uncovered.join(', ')}` : ', all covered'}`,
   ];
