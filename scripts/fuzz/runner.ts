@@ -2,12 +2,17 @@
  * Runs the fuzz cases against the service in a child process with bounded concurrency, and
  * watches it the whole time: process exits (then restarts it and replays the requests that were
  * in flight, one by one, to name the one that kills it), a /conformance canary for event-loop
- * stalls, and the child's RSS.
+ * stalls (a service that stops answering it is restarted), the child's RSS, and the requests its
+ * `{self}` remote collections send to their backend. Stalls, timeouts, memory peaks and backend
+ * fan-out seen under load count once a replay of the request alone reproduces them; a timeout
+ * replayed alone also shows whether the work went on after the client left.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
+import { startLoopbackS3 } from '../../test/support/s3-server.js';
+import { startBackendProxy } from './backend-proxy.js';
 import { buildCases, type FuzzCase } from './cases.js';
 import { blockedMs, describePing, ping, type Ping } from './canary.js';
 import { isShed, judge, type FailureKind } from './checks.js';
@@ -17,7 +22,6 @@ import { traitsOf } from './request-traits.js';
 import { createSeedOrder, discoverSeeds } from './seeds.js';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from './server-process.js';
 import { UPSTREAM_ADDRESS, startUpstream } from './upstream.js';
-import { startLoopbackS3 } from '../../test/support/s3-server.js';
 
 export const FUZZ_TOKEN = 'fuzz-token-0123456789abcdef';
 
@@ -143,10 +147,23 @@ const WEDGE_MS = 15_000;
 /** After a client gave up on a request alone, the service's CPU is read over this window after a grace (work that goes on without a client). */
 const ABANDON_GRACE_MS = 1000;
 const ABANDON_WINDOW_MS = 2000;
-/** Observations under load are replayed alone at most this many times, stalls first; per kind and operation, replays stop after a few confirmed. */
-const MAX_REPLAYS = 60;
-const REPLAY_ORDER: FailureKind[] = ['stall', 'memory', 'timeout'];
-const CONFIRMED_PER_OPERATION = 3;
+/** Observations under load of each kind are replayed alone at most this many times, stalls first; per kind and shape (shapeOf), replays stop after a few cases confirmed. */
+const MAX_REPLAYS = 30;
+const REPLAY_ORDER: FailureKind[] = ['stall', 'memory', 'amplification', 'timeout'];
+const CONFIRMED_PER_SHAPE = 3;
+
+/** What a case varies, coarsely: its operation and family, for a generated filter the collection and the predicate's first word (`like`, `s_intersects`, `or`); each regression is its own. */
+function shapeOf(c: FuzzCase): string {
+  if (c.family === 'regression') return `${c.op} regression ${c.note}`;
+  const m = /^filter \S+ on ([^:]+): (\w+)/.exec(c.note);
+  return `${c.op} ${c.family}${m ? ` ${m[1]} ${m[2]}` : ''}`;
+}
+
+/**
+ * Backend requests one client request may cause: remoteBackends.maxPages (50) pages and the
+ * backend's conformance, collection and queryables. Past it: `amplification` (F5 of issue 20).
+ */
+const BACKEND_REQUESTS_BOUND = 60;
 /** Idle time after a pass before its settled RSS is read (jobs of the run's orders finish meanwhile). */
 const SETTLE_MS = 5000;
 
@@ -171,8 +188,14 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   // The demo lake copied to an S3 server on loopback: the object-store lake gets the same cases.
   const s3 = opts.s3Lake ? await startLoopbackS3() : undefined;
   if (s3) say(`S3 lake: ${await s3.upload(path.join(REPO_ROOT, 'data/demo/lake'), 'lakes/demo')} objects on ${s3.endpoint}`);
+  // Remote collections served by the service itself (`{self}`) reach it through a counting proxy.
+  // `server` is read per backend request, so the proxy follows restarts.
+  const backend = await startBackendProxy(() => server.base);
+  const defaults = JSON.parse(readFileSync(path.join(REPO_ROOT, 'config/default.json'), 'utf8')) as { collections?: { backing?: { kind?: string; url?: string } }[] };
+  const collections = defaults.collections?.map((c) => (c.backing?.kind === 'ogc-features' && c.backing.url === '{self}' ? { ...c, backing: { ...c.backing, url: backend.base } } : c));
   const serverConfig = {
     auth: { tokenSha256: [createHash('sha256').update(FUZZ_TOKEN).digest('hex')] },
+    ...(collections ? { collections, remoteBackends: { allowedOrigins: ['{self}', backend.base] } } : {}),
     // cog-url reaches the local raster host and nothing else private; upstream waits stay under the client's bound.
     rasterFetch: { timeoutMs: Math.min(5000, Math.floor(opts.timeoutMs / 2)), allowedPrivateRanges: [`${UPSTREAM_ADDRESS}/32`] },
     ...(s3 ? { lake: { root: `s3://${s3.bucket}/lakes/demo`, s3: s3.options } } : {}),
@@ -210,7 +233,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   const leakMarkers = [REPO_ROOT, '/tmp/dggs-child-'];
   const byClass: Record<string, number> = {};
   const byStatus: Record<string, number> = {};
-  const failures = { '5xx': 0, 'non-api-error': 0, timeout: 0, 'no-response': 0, truncated: 0, 'bad-host-accepted': 0, leak: 0, crash: 0, stall: 0, memory: 0 } as Record<FailureKind, number>;
+  const failures = { '5xx': 0, 'non-api-error': 0, timeout: 0, 'no-response': 0, truncated: 0, 'bad-host-accepted': 0, leak: 0, crash: 0, stall: 0, memory: 0, amplification: 0 } as Record<FailureKind, number>;
   const records: FailureRecord[] = [];
   const groups = new Map<string, { count: number; area: string; example: FailureRecord }>();
   const opCount: Record<string, number> = Object.fromEntries(ops.map((o) => [o.id, 0]));
@@ -222,7 +245,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
 
   // Stalls, timeouts and memory peaks can come from a loaded machine rather than the request:
   // they count only once a replay of the request alone reproduces them (see `confirm`).
-  const CONFIRMABLE = new Set<FailureKind>(['stall', 'timeout', 'memory']);
+  const CONFIRMABLE = new Set<FailureKind>(['stall', 'timeout', 'memory', 'amplification']);
   const pending: { rec: FailureRecord; cases: FuzzCase[] }[] = [];
   const unconfirmed: FailureRecord[] = [];
   const commit = (rec: FailureRecord) => {
@@ -402,9 +425,10 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       const ms = blockedMs(p);
       if (ms > opts.stallMs) {
         const suspects = [...before].flatMap((id) => (inflight.has(id) || recent.some((x) => x.c.id === id && x.t1 > t0) ? [inflight.get(id)?.c ?? recent.find((x) => x.c.id === id)!.c] : []));
+        // Up to 8 of them are replayed: every request a worker had in flight (concurrency 6) and a couple that just ended.
         record(suspects[0], 'stall', `GET /conformance waited ${describePing(p)}`, undefined, {
           suspects: suspects.map((s) => ({ op: s.op, method: s.req.method, url: s.req.path.slice(0, 300), note: s.note })),
-        }, suspects.slice(0, 4));
+        }, suspects.slice(0, 8));
       }
       if (!p.answered && srv === server && !gate && !stopping) onWedge(srv);
     }
@@ -412,10 +436,17 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
 
   /** Replays a case alone: with a back-to-back canary (stall, timeout) or, after one warm-up copy, eight copies at once (memory). */
   async function reproduces(kind: FailureKind, c: FuzzCase): Promise<string | undefined> {
-    // A replay before may have left the service held (or still working for a client long gone): start afresh.
-    if (!server.alive() || !(await ping(server, 5000)).answered) await restart();
+    // A replay before may have left the service held, or still working (and calling its backend) for a client long gone: start afresh.
+    if (!server.alive() || kind === 'amplification' || !(await ping(server, 5000)).answered) await restart();
     await sleep(300);
     const base = new URL(server.base);
+    if (kind === 'amplification') {
+      const before = backend.requests();
+      await send(base, c.req, clientOpts);
+      await sleep(200);
+      const n = backend.requests() - before;
+      return n > BACKEND_REQUESTS_BOUND ? `alone: ${n} backend requests for this one request` : undefined;
+    }
     if (kind === 'memory') {
       // One copy first: code compiled and tables built on first use are paid once, not per request.
       await send(base, c.req, clientOpts);
@@ -458,21 +489,22 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     // "Alone" means on a fresh process: the run's own orders keep jobs running in the old one.
     await restart();
     const verdicts = new Map<string, { by?: FuzzCase; how?: string }>();
-    const confirmedPerOp = new Map<string, number>();
-    let replays = 0;
+    const confirmedPerShape = new Map<string, number>();
+    const replays = new Map<FailureKind, number>();
     // Stalls first: a held lake makes many later requests time out, and those must not use up the replays.
     const ordered = [...pending].sort((a, b) => REPLAY_ORDER.indexOf(a.rec.kind) - REPLAY_ORDER.indexOf(b.rec.kind));
     for (const p of ordered) {
       let outcome: { by?: FuzzCase; how?: string } | undefined;
       for (const c of p.cases) {
         const key = `${p.rec.kind} ${c.id}`;
+        const shape = `${p.rec.kind} ${shapeOf(c)}`;
         let v = verdicts.get(key);
-        const seenEnough = (confirmedPerOp.get(`${p.rec.kind} ${c.op}`) ?? 0) >= CONFIRMED_PER_OPERATION;
-        if (!v && replays < MAX_REPLAYS && !seenEnough) {
-          replays++;
+        if (!v && (replays.get(p.rec.kind) ?? 0) < MAX_REPLAYS && (confirmedPerShape.get(shape) ?? 0) < CONFIRMED_PER_SHAPE) {
+          replays.set(p.rec.kind, (replays.get(p.rec.kind) ?? 0) + 1);
           const how = await reproduces(p.rec.kind, c);
           v = { by: how ? c : undefined, how };
           verdicts.set(key, v);
+          if (how) confirmedPerShape.set(shape, (confirmedPerShape.get(shape) ?? 0) + 1);
         }
         if (v?.by) {
           outcome = v;
@@ -481,7 +513,6 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       }
       if (outcome?.by) {
         const c = outcome.by;
-        confirmedPerOp.set(`${p.rec.kind} ${c.op}`, (confirmedPerOp.get(`${p.rec.kind} ${c.op}`) ?? 0) + 1);
         commit({ ...p.rec, area: areaOf(c), op: c.op, family: c.family, note: c.note, method: c.req.method, url: c.req.path, headers: c.req.headers, body: excerpt(c.req.body), detail: `${p.rec.detail}; reproduced ${outcome.how}` });
       } else unconfirmed.push(p.rec);
     }
@@ -508,7 +539,10 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       }
       const srv = server;
       inflight.set(c.id, { c, t0: performance.now() });
+      const backend0 = backend.requests();
       const r = await send(new URL(srv.base), c.req, clientOpts);
+      // Backend requests while it ran, its own and those of requests running beside it (a replay alone tells them apart).
+      const fanOut = backend.requests() - backend0;
       inflight.delete(c.id);
       recent.push({ c, t1: performance.now() });
       if (recent.length > 200) recent.splice(0, 100);
@@ -530,6 +564,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       const traits = traitsOf(c.req);
       if (traits.filtered) bump((filteredByOp[c.op] ??= {}), outcome);
       if (traits.crossCollection) bump(crossCollection, outcome);
+      if (fanOut > BACKEND_REQUESTS_BOUND) record(c, 'amplification', `${fanOut} requests to the remote backend while it ran (at most ${BACKEND_REQUESTS_BOUND} per client request)`, r);
       for (const v of judge(c, r, leakMarkers, opts.timeoutMs)) {
         const rec = record(c, v.kind, v.detail, r);
         if (v.kind === '5xx') setTimeout(() => (rec.serverLog = logFor(srv, c.req.path).slice(-5)), 150);
@@ -567,6 +602,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   if (server.alive()) await server.stop();
   if (spare) await (await spare.catch(() => undefined))?.stop();
   await upstream.close();
+  await backend.close();
   await s3?.close();
   if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
 
@@ -644,7 +680,7 @@ export function formatSummary(s: FuzzSummary, reportPath?: string): string {
     `  non-ApiError error bodies: ${s.nonApiError}`,
     `  timeouts:    ${s.timeouts}`,
     `  other:       ${Object.entries(s.failures).filter(([k]) => !['5xx', 'non-api-error', 'timeout', 'crash'].includes(k)).map(([k, v]) => `${k} ${v}`).join(', ')}`,
-    `  unconfirmed: ${Object.entries(s.unconfirmed.count).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (seen under load, not reproduced alone, or not replayed: past ${MAX_REPLAYS} replays or ${CONFIRMED_PER_OPERATION} confirmed of the kind on the operation; not failures)`,
+    `  unconfirmed: ${Object.entries(s.unconfirmed.count).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (seen under load, not reproduced alone, or not replayed: past ${MAX_REPLAYS} replays of the kind or ${CONFIRMED_PER_SHAPE} confirmed of its shape; not failures)`,
     `  child RSS:   start ${mib(s.rss.startBytes)}, peak ${mib(s.rss.peakBytes)} (+${mib(s.rss.peakAboveStartBytes)}); idle after each pass: ${s.rss.settledBytes.map(mib).join(', ')}${s.rss.heapSnapshotBytes ? `; heap snapshots after each pass: ${s.rss.heapSnapshotBytes.map(mib).join(', ')}` : ''}`,
     `  canary GET /conformance: p50 ${s.canary.p50Ms} ms, p99 ${s.canary.p99Ms} ms, max ${s.canary.maxMs} ms (${s.canary.samples} samples)`,
     `  cross-collection POSTs: ${tallyLine(s.coverage.crossCollection)}`,
