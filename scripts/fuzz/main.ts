@@ -6,6 +6,7 @@
  *   --filters N [3000]: requests with a generated CQL2 filter (items, zone data, zone lists, cross-collection selections)
  *   --cross N [1500]: cross-collection POSTs with a valid body, half of them with one mistake
  *   --s3-lake: serve the demo lake from an S3 server on loopback (s3rver) instead of the directory
+ *   --max-replays N [30]: stalls, timeouts, memory peaks and backend fan-out seen under load are replayed alone, at most N of each kind
  *   --timeout-ms N [10000]  --bomb-mib N [256]  --stall-ms N [1000]  --stall-alone-ms N [200]  --rss-bound-mib N [300]
  *   --only opId[,opId]  --report path [.fuzz/report.json]  --quick (sweep 600, random 400, filters 300, cross 150)
  *   --passes N [1]: send the cases N times to one service; its idle RSS after each pass tells a leak from a high-water mark
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     'stall-alone-ms': { type: 'string', default: '200' },
     'rss-bound-mib': { type: 'string', default: '300' },
     'max-restarts': { type: 'string', default: '100' },
+    'max-replays': { type: 'string', default: '30' },
     only: { type: 'string' },
     passes: { type: 'string', default: '1' },
     'heap-snapshots': { type: 'boolean', default: false },
@@ -68,6 +70,7 @@ const summary = await runFuzz({
   stallAloneMs: int('stall-alone-ms', values['stall-alone-ms']),
   rssBoundBytes: int('rss-bound-mib', values['rss-bound-mib']) * 2 ** 20,
   maxRestarts: int('max-restarts', values['max-restarts']),
+  maxReplays: int('max-replays', values['max-replays']),
   only: values.only?.split(',').filter(Boolean),
   passes: Math.max(1, int('passes', values.passes)),
   heapSnapshots: values['heap-snapshots'],

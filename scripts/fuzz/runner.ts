@@ -48,6 +48,8 @@ export interface FuzzOptions {
   stallMs: number;
   /** A suspect is a `stall` when, replayed alone, it keeps a probe waiting longer than this (default 200 ms, issue 9's bound). */
   stallAloneMs?: number;
+  /** Observations of each kind replayed alone at most (default MAX_REPLAYS). */
+  maxReplays?: number;
   /** Child RSS above its start-up RSS by more than this is a `memory` failure. */
   rssBoundBytes: number;
   /** Stop restarting after this many crashes. */
@@ -499,7 +501,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
         const key = `${p.rec.kind} ${c.id}`;
         const shape = `${p.rec.kind} ${shapeOf(c)}`;
         let v = verdicts.get(key);
-        if (!v && (replays.get(p.rec.kind) ?? 0) < MAX_REPLAYS && (confirmedPerShape.get(shape) ?? 0) < CONFIRMED_PER_SHAPE) {
+        if (!v && (replays.get(p.rec.kind) ?? 0) < (opts.maxReplays ?? MAX_REPLAYS) && (confirmedPerShape.get(shape) ?? 0) < CONFIRMED_PER_SHAPE) {
           replays.set(p.rec.kind, (replays.get(p.rec.kind) ?? 0) + 1);
           const how = await reproduces(p.rec.kind, c);
           v = { by: how ? c : undefined, how };
@@ -680,7 +682,7 @@ export function formatSummary(s: FuzzSummary, reportPath?: string): string {
     `  non-ApiError error bodies: ${s.nonApiError}`,
     `  timeouts:    ${s.timeouts}`,
     `  other:       ${Object.entries(s.failures).filter(([k]) => !['5xx', 'non-api-error', 'timeout', 'crash'].includes(k)).map(([k, v]) => `${k} ${v}`).join(', ')}`,
-    `  unconfirmed: ${Object.entries(s.unconfirmed.count).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (seen under load, not reproduced alone, or not replayed: past ${MAX_REPLAYS} replays of the kind or ${CONFIRMED_PER_SHAPE} confirmed of its shape; not failures)`,
+    `  unconfirmed: ${Object.entries(s.unconfirmed.count).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (seen under load, not reproduced alone, or not replayed: past the replays of the kind or ${CONFIRMED_PER_SHAPE} confirmed of its shape; not failures)`,
     `  child RSS:   start ${mib(s.rss.startBytes)}, peak ${mib(s.rss.peakBytes)} (+${mib(s.rss.peakAboveStartBytes)}); idle after each pass: ${s.rss.settledBytes.map(mib).join(', ')}${s.rss.heapSnapshotBytes ? `; heap snapshots after each pass: ${s.rss.heapSnapshotBytes.map(mib).join(', ')}` : ''}`,
     `  canary GET /conformance: p50 ${s.canary.p50Ms} ms, p99 ${s.canary.p99Ms} ms, max ${s.canary.maxMs} ms (${s.canary.samples} samples)`,
     `  cross-collection POSTs: ${tallyLine(s.coverage.crossCollection)}`,
