@@ -487,36 +487,36 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     return used >= ABANDON_WINDOW_MS / 2 ? `; the work went on after the client left: ${used} ms of CPU in the ${ABANDON_WINDOW_MS / 1000} s from ${ABANDON_GRACE_MS / 1000} s after` : '';
   }
 
+  /**
+   * Replays the suspects of every observation alone; each case that reproduces is one failure
+   * (however many observations it was a suspect of), and an observation none of whose suspects
+   * reproduces is unconfirmed.
+   */
   async function confirmAll(): Promise<void> {
     // "Alone" means on a fresh process: the run's own orders keep jobs running in the old one.
     await restart();
-    const verdicts = new Map<string, { by?: FuzzCase; how?: string }>();
+    const verdicts = new Map<string, string | undefined>();
     const confirmedPerShape = new Map<string, number>();
     const replays = new Map<FailureKind, number>();
     // Stalls first: a held lake makes many later requests time out, and those must not use up the replays.
     const ordered = [...pending].sort((a, b) => REPLAY_ORDER.indexOf(a.rec.kind) - REPLAY_ORDER.indexOf(b.rec.kind));
     for (const p of ordered) {
-      let outcome: { by?: FuzzCase; how?: string } | undefined;
+      let explained = false;
       for (const c of p.cases) {
         const key = `${p.rec.kind} ${c.id}`;
         const shape = `${p.rec.kind} ${shapeOf(c)}`;
-        let v = verdicts.get(key);
-        if (!v && (replays.get(p.rec.kind) ?? 0) < (opts.maxReplays ?? MAX_REPLAYS) && (confirmedPerShape.get(shape) ?? 0) < CONFIRMED_PER_SHAPE) {
+        if (!verdicts.has(key) && (replays.get(p.rec.kind) ?? 0) < (opts.maxReplays ?? MAX_REPLAYS) && (confirmedPerShape.get(shape) ?? 0) < CONFIRMED_PER_SHAPE) {
           replays.set(p.rec.kind, (replays.get(p.rec.kind) ?? 0) + 1);
           const how = await reproduces(p.rec.kind, c);
-          v = { by: how ? c : undefined, how };
-          verdicts.set(key, v);
-          if (how) confirmedPerShape.set(shape, (confirmedPerShape.get(shape) ?? 0) + 1);
+          verdicts.set(key, how);
+          if (how) {
+            confirmedPerShape.set(shape, (confirmedPerShape.get(shape) ?? 0) + 1);
+            commit({ ...p.rec, area: areaOf(c), op: c.op, family: c.family, note: c.note, method: c.req.method, url: c.req.path, headers: c.req.headers, body: excerpt(c.req.body), detail: `${p.rec.detail}; reproduced ${how}` });
+          }
         }
-        if (v?.by) {
-          outcome = v;
-          break;
-        }
+        explained ||= verdicts.get(key) !== undefined;
       }
-      if (outcome?.by) {
-        const c = outcome.by;
-        commit({ ...p.rec, area: areaOf(c), op: c.op, family: c.family, note: c.note, method: c.req.method, url: c.req.path, headers: c.req.headers, body: excerpt(c.req.body), detail: `${p.rec.detail}; reproduced ${outcome.how}` });
-      } else unconfirmed.push(p.rec);
+      if (!explained) unconfirmed.push(p.rec);
     }
   }
 
@@ -566,7 +566,10 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzSummary> {
       const traits = traitsOf(c.req);
       if (traits.filtered) bump((filteredByOp[c.op] ??= {}), outcome);
       if (traits.crossCollection) bump(crossCollection, outcome);
-      if (fanOut > BACKEND_REQUESTS_BOUND) record(c, 'amplification', `${fanOut} requests to the remote backend while it ran (at most ${BACKEND_REQUESTS_BOUND} per client request)`, r);
+      // A request that timed out while calling the backend may not have reached the bound yet (a loaded service pages slowly): the replay alone counts.
+      if (fanOut > BACKEND_REQUESTS_BOUND || (r.error?.kind === 'timeout' && fanOut > 0)) {
+        record(c, 'amplification', `${fanOut} requests to the remote backend while it ran (at most ${BACKEND_REQUESTS_BOUND} per client request)`, r);
+      }
       for (const v of judge(c, r, leakMarkers, opts.timeoutMs)) {
         const rec = record(c, v.kind, v.detail, r);
         if (v.kind === '5xx') setTimeout(() => (rec.serverLog = logFor(srv, c.req.path).slice(-5)), 150);
