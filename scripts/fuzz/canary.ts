@@ -10,6 +10,8 @@ import type { ServerProcess } from './server-process.js';
 
 export interface Ping {
   ok: boolean;
+  /** Any answer at all came back (a service held past the probe's timeout gives none). */
+  answered: boolean;
   wallMs: number;
   loopCpuMs: number;
 }
@@ -19,7 +21,7 @@ export async function ping(srv: ServerProcess, timeoutMs = 30_000): Promise<Ping
   const r = await send(new URL(srv.base), { method: 'GET', path: '/conformance', headers: [] }, { timeoutMs });
   const cpu1 = srv.mainThreadCpuMs() ?? cpu0;
   const wallMs = r.response ? r.response.ms : r.error!.ms;
-  return { ok: r.response?.status === 200, wallMs, loopCpuMs: cpu1 - cpu0 };
+  return { ok: r.response?.status === 200, answered: r.response !== undefined, wallMs, loopCpuMs: cpu1 - cpu0 };
 }
 
 /** How long the service kept a probe waiting (Infinity when it did not answer 200). */

@@ -6,9 +6,11 @@
  */
 import fc from 'fast-check';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { encode, filterArb, zigzagPolygon, type Filter } from './cql2.js';
+import { bodyFilter, crossBodyArb, crossMutations, joinable, scopeOf } from './cross-collection.js';
 import type { FuzzRequest } from './http-client.js';
 import { allowedValues, typeOf, type JsonSchema, type Operation, type Param } from './operations.js';
-import type { Seeds } from './seeds.js';
+import type { CollectionSeed, Seeds } from './seeds.js';
 import { REPO_ROOT } from './server-process.js';
 import {
   ACCEPTS, AUTHORIZATIONS, BOOLEANS, BOUNDARY_NUMBERS, CONTENT_ENCODINGS, CONTENT_TYPES, HOSTS_INVALID, HOSTS_VALID, HUGE, INJECTION, MALFORMED, METHODS,
@@ -42,6 +44,8 @@ interface Context {
   concept: string;
   order: string;
   job: string;
+  /** A zone-depth the zone needs for a 200 (the grid's default resolves too many sub-zones); default depth when unset. */
+  depth?: string;
 }
 
 export interface CaseOptions {
@@ -56,6 +60,10 @@ export interface CaseOptions {
   thin: number;
   /** Over the server's body bound. */
   hugeBodyBytes: number;
+  /** Requests with a generated CQL2 filter (items, zone data, zone lists, cross-collection selections). */
+  filters?: number;
+  /** Cross-collection POSTs with a valid body, as is or with one or two mistakes. */
+  cross?: number;
 }
 
 const enc = (v: Value) => (typeof v === 'string' ? encodeURIComponent(v) : v.raw);
@@ -64,8 +72,11 @@ const show = (v: Value) => {
   return s.length > 80 ? `${s.slice(0, 77)}… (${s.length} chars)` : s;
 };
 
+/** The context fields a path parameter can take. */
+type PathKey = Exclude<keyof Context, 'depth'>;
+
 /** Which context field a path parameter takes, by name. */
-function contextKey(name: string): keyof Context | undefined {
+function contextKey(name: string): PathKey | undefined {
   const n = name.toLowerCase();
   if (/^(name|file|path|filename)$/.test(n)) return 'file';
   if (n.includes('collection')) return 'collection';
@@ -78,7 +89,15 @@ function contextKey(name: string): keyof Context | undefined {
   return undefined;
 }
 
-function contexts(seeds: Seeds): { scoped: Context[]; any: Context[]; files: Context[] } {
+interface Contexts {
+  scoped: Context[];
+  any: Context[];
+  files: Context[];
+  /** Zones inside every zone-data collection's extent (cross-collection requests). */
+  cross: Context[];
+}
+
+function contexts(seeds: Seeds): Contexts {
   const items = seeds.collections.find((c) => c.hasItems)?.id ?? seeds.collections[0]?.id ?? 'none';
   const extra = { file: 'x', feature: '0', concept: seeds.concepts[0] ?? '1', order: seeds.orders[0]?.id ?? '1', job: seeds.orders[0]?.jobs[0] ?? '1' };
   const scoped: Context[] = [];
@@ -86,12 +105,21 @@ function contexts(seeds: Seeds): { scoped: Context[]; any: Context[]; files: Con
   const bare: Context[] = [];
   for (const g of seeds.grids) for (const z of g.zones) bare.push({ collection: items, grid: g.id, zone: z, ...extra });
   const files = seeds.collections.flatMap((c) => c.sourceFiles.map((file) => ({ ...(bare[0] ?? scoped[0]!), collection: c.id, file })));
-  return { scoped: scoped.length ? scoped : bare, any: [...bare, ...scoped], files };
+  const cross = seeds.crossZones.flatMap((g) => g.zones.map((zone) => ({ collection: items, grid: g.grid, zone, depth: g.depth, ...extra })));
+  return { scoped: scoped.length ? scoped : bare, any: [...bare, ...scoped], files, cross };
 }
 
-function contextsFor(op: Operation, all: { scoped: Context[]; any: Context[]; files: Context[] }): Context[] {
-  const inPath = (key: keyof Context) => op.params.some((p) => p.in === 'path' && contextKey(p.name) === key);
+/** The schema of a cross-collection body: `collections`, an array of selections with `id` and `fields`. */
+function isCrossBody(schema: JsonSchema | undefined): boolean {
+  const items = ((schema?.properties as Record<string, JsonSchema> | undefined)?.collections?.items ?? {}) as JsonSchema;
+  const props = (items.properties ?? {}) as Record<string, unknown>;
+  return 'id' in props && 'fields' in props;
+}
+
+function contextsFor(op: Operation, all: Contexts): Context[] {
+  const inPath = (key: PathKey) => op.params.some((p) => p.in === 'path' && contextKey(p.name) === key);
   if (inPath('file') && all.files.length) return all.files;
+  if (isCrossBody(op.body) && all.cross.length) return all.cross;
   return inPath('collection') && inPath('grid') ? all.scoped : all.any;
 }
 
@@ -217,6 +245,7 @@ function render(d: Draft, id: number, seeds: Seeds): FuzzCase {
 
 /** A valid request body for a schema, with the seeds' names where the property names call for them. */
 function bodyArb(schema: JsonSchema, ctx: Context, seeds: Seeds, name = ''): fc.Arbitrary<unknown> {
+  if (isCrossBody(schema)) return crossBodyArb(seeds).map((x) => x.body);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (Array.isArray(branches) && schema.type === undefined) return fc.oneof(...branches.map((b) => bodyArb(b, ctx, seeds, name)));
@@ -231,13 +260,9 @@ function bodyArb(schema: JsonSchema, ctx: Context, seeds: Seeds, name = ''): fc.
         return m && m[1]! in props ? [[k, m[1]!] as const] : [];
       });
       // Both alternatives are drawn, then one dropped: exactly one is sent. Zones come with their grid.
-      const record = (fixed: Record<string, fc.Arbitrary<unknown>>) =>
-        fc.record(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, fixed[k] ?? bodyArb(s, ctx, seeds, k)])), { requiredKeys: [...required, ...exclusive.flat(), ...('zones' in props && 'dggrs' in props ? ['dggrs'] : [])] });
-      // A collection reference with its fields (cross-collection zone data): the fields must be that collection's.
-      const withFields = seeds.collections.filter((c) => c.fields.length > 0);
-      const base = 'id' in props && 'fields' in props && withFields.length
-        ? fc.constantFrom(...withFields).chain((c) => record({ id: fc.constant(c.id), fields: fc.subarray(c.fields, { minLength: 1, maxLength: Math.min(3, c.fields.length) }), filter: fc.constant(c.hasItems ? `${c.fields[0]} IS NOT NULL` : undefined) }))
-        : record({});
+      const base = fc.record(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, bodyArb(s, ctx, seeds, k)])), {
+        requiredKeys: [...required, ...exclusive.flat(), ...('zones' in props && 'dggrs' in props ? ['dggrs'] : [])],
+      });
       return base.map((v) => {
         const o = { ...(v as Record<string, unknown>) };
         for (const [k, other] of exclusive) if (k in o && other in o) delete o[JSON.stringify(o).length % 2 ? k : other];
@@ -385,6 +410,7 @@ function rawRequests(base: string): { note: string; bytes: string; badHost?: boo
 
 /** Every operation × every parameter × every hostile family, headers, methods, bodies, encodings, raw. */
 function sweep(ops: Operation[], seeds: Seeds, opts: CaseOptions, hostPort: string): Draft[] {
+  if (opts.sweep === 0) return [];
   const all = contexts(seeds);
   const drafts: Draft[] = [];
   const baseQuery = (op: Operation, ctx: Context): [string, Value][] =>
@@ -547,6 +573,141 @@ function randomArb(ops: Operation[], seeds: Seeds, opts: CaseOptions, hostPort: 
   );
 }
 
+type FilterKind = 'items' | 'zone-data' | 'zones' | 'cross';
+
+interface FilterTarget {
+  op: Operation;
+  kind: FilterKind;
+  /** The bare grid's zone list (no collection): it refuses filters, so it gets a small share. */
+  bare?: boolean;
+  /** Collections the filter may be sent to (items: lake; zone data: row-based; zone lists: any). */
+  collections: CollectionSeed[];
+}
+
+/** Operations that take a CQL2 filter (a `filter` query parameter, or selections of a cross-collection body), by path. */
+function filterTargets(ops: Operation[], seeds: Seeds): FilterTarget[] {
+  const out: FilterTarget[] = [];
+  for (const op of ops) {
+    if (isCrossBody(op.body)) {
+      if (joinable(seeds).some((c) => c.rowFilter)) out.push({ op, kind: 'cross', collections: [] });
+      continue;
+    }
+    if (!op.params.some((p) => p.in === 'query' && p.name === 'filter')) continue;
+    const kind: FilterKind | undefined = /\/items(\/\{[^}]+\})?$/.test(op.path) ? 'items' : /\/data$/.test(op.path) ? 'zone-data' : /\/zones$/.test(op.path) ? 'zones' : undefined;
+    if (!kind) continue;
+    const fits = (c: CollectionSeed) => (kind === 'items' ? c.hasItems : kind === 'zone-data' ? c.rowFilter : c.queryables.length > 0);
+    // A path naming its collection (`/collections/demo-stations/items`), one taking any, or none (the bare grid's zones refuse filters).
+    const fixed = /^\/collections\/([^/{}]+)\//.exec(op.path)?.[1];
+    const anyCollection = op.params.some((p) => p.in === 'path' && contextKey(p.name) === 'collection');
+    const collections = fixed ? seeds.collections.filter((c) => c.id === fixed) : anyCollection ? seeds.collections.filter(fits) : seeds.collections.slice(0, 1);
+    if (collections.length) out.push({ op, kind, collections, bare: !fixed && !anyCollection });
+  }
+  return out;
+}
+
+/** A grid, its cross-collection level and one of its zones; the default grid (listed first) half the time. */
+function placeArb(seeds: Seeds): fc.Arbitrary<{ grid: string; level: number; zone: string; depth?: string } | undefined> {
+  const grids = seeds.crossZones.filter((g) => g.zones.length > 0);
+  if (!grids.length) return fc.constant(undefined);
+  return fc.oneof(fc.constant(grids[0]!), fc.constantFrom(...grids)).chain((g) => fc.constantFrom(...g.zones).map((zone) => ({ grid: g.grid, level: g.level, zone, depth: g.depth })));
+}
+
+/** The zone-depth a zone needs for a 200, unless the query names one. */
+const depthOf = (ctx: Context, query: [string, Value][]): [string, Value][] => (ctx.depth && !query.some(([k]) => k === 'zone-depth') ? [['zone-depth', ctx.depth]] : []);
+
+const filterQuery = (f: Filter, n: number): [string, Value][] => [['filter', f.text], ...(f.lang === 'cql2-json' ? [['filter-lang', 'cql2-json'] as [string, Value]] : n % 3 === 0 ? [['filter-lang', 'cql2-text'] as [string, Value]] : [])];
+
+/**
+ * Requests carrying a generated filter, spread over every operation that takes one and the
+ * collections each serves; zone lists at the levels where filters cost the most (the cross level
+ * of the grid and up to three finer: 3-7 on IVEA7H).
+ */
+function filteredArb(ops: Operation[], seeds: Seeds): fc.Arbitrary<Draft> | undefined {
+  const targets = filterTargets(ops, seeds);
+  if (!targets.length) return undefined;
+  const all = contexts(seeds);
+  const base = all.cross[0] ?? all.any[0]!;
+  const target = fc.oneof(...targets.map((t) => ({ weight: t.bare ? 1 : 8, arbitrary: fc.constant(t) })));
+  return fc.tuple(target, placeArb(seeds), fc.nat()).chain(([t, at, n]) => {
+    // Feature 1 exists whatever the filter keeps (ids count the matching rows from 1).
+    const ctxOf = (collection: string): Context => {
+      if (at) return { ...base, collection, grid: at.grid, zone: at.zone, depth: at.depth, feature: '1' };
+      return { ...(all.scoped.find((x) => x.collection === collection) ?? { ...base, collection }), feature: '1' };
+    };
+    const required = (ctx: Context) => t.op.params.filter((p) => p.in === 'query' && needed(p)).map((p): [string, Value] => [p.name, validValues(p, ctx, seeds)[0]!]);
+    if (t.kind === 'cross') {
+      const ctx = ctxOf(base.collection);
+      return crossBodyArb(seeds, (scope) => filterArb(scope)).map((b): Draft => ({
+        op: t.op, ctx, query: [...required(ctx), ...depthOf(ctx, [])], headers: [], body: Buffer.from(JSON.stringify(b.body)), family: 'filter', note: `filter in a selection: ${b.label}`.slice(0, 300),
+      }));
+    }
+    return fc.constantFrom(...t.collections).chain((c) => {
+      const scope = scopeOf(c);
+      // Zone lists of collections without rows (rasters, STAC, OGC Features) filter on their zone-data fields and the zone outline, `geometry`.
+      if (t.kind === 'zones' && !c.hasItems) scope.queryables = [...c.zoneDataFields.map((name) => ({ name, kind: 'number' as const })), { name: 'geometry', kind: 'geometry' as const }];
+      return filterArb(scope).map((f): Draft => {
+        const ctx = ctxOf(c.id);
+        const query: [string, Value][] = required(ctx).filter(([k]) => k !== 'zone-level');
+        if (t.kind === 'items') query.push(['limit', ['1', '10', '100'][n % 3]!], ...(n % 2 ? [['f', 'json'] as [string, Value]] : []));
+        if (t.kind === 'zone-data') query.push(...(n % 4 ? [['zone-depth', String(n % 3)] as [string, Value]] : depthOf(ctx, [])), ...(n % 2 ? [['f', 'json'] as [string, Value]] : []));
+        if (t.kind === 'zones') query.push(['zone-level', String(Math.max(1, (at?.level ?? 4) - 1 + (n % 5)))], ...(n % 3 ? [['limit', n % 3 === 1 ? '10' : '100'] as [string, Value]] : []));
+        query.push(...filterQuery(f, n));
+        return { op: t.op, ctx, query, headers: [], family: 'filter', note: `filter ${f.lang} on ${c.id}: ${f.label}`.slice(0, 300) };
+      });
+    });
+  });
+}
+
+/**
+ * Cross-collection POSTs: a valid body on a zone inside every collection's extent, about half as
+ * drawn and half with one mistake; now and then a query parameter the route takes, or refuses.
+ */
+function crossArb(ops: Operation[], seeds: Seeds): fc.Arbitrary<Draft> | undefined {
+  const op = ops.find((o) => isCrossBody(o.body));
+  if (!op || !joinable(seeds).length) return undefined;
+  const all = contexts(seeds);
+  const mutations = crossMutations(seeds);
+  const formats = allowedValues(op.params.find((p) => p.name === 'f')?.schema ?? {});
+  const interval = joinable(seeds).find((c) => c.interval)?.interval;
+  const one = (k: string) => (v: string): [string, Value][] => [[k, v]];
+  const query = fc.oneof(
+    { weight: 4, arbitrary: fc.constant<[string, Value][]>([]) },
+    { weight: 2, arbitrary: fc.constantFrom(...formats, 'json').map(one('f')) },
+    { weight: 2, arbitrary: fc.constantFrom('0', '1', '2', '0-1', '1-2', '0,2').map(one('zone-depth')) },
+    { weight: 1, arbitrary: fc.constantFrom(...(interval?.[0] ? [interval[0], `${interval[0]}/..`] : ['2024-01-15T00:00:00Z'])).map(one('datetime')) },
+    { weight: 1, arbitrary: fc.constantFrom<[string, Value][]>([['filter', 'x > 0']], [['properties', 'x']], [['cog-url', 'http://example.invalid/x.tif']], [['zone-depth', '0-100']], [['datetime', 'x']], [['refined-geometry', 'true'], ['f', 'geo+json']]) },
+  );
+  const ctx = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...(all.cross.length ? all.cross : all.any)) }, { weight: 1, arbitrary: fc.constantFrom(...all.any) });
+  const mutation = fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...mutations) });
+  return fc.tuple(crossBodyArb(seeds), ctx, mutation, query).map(([b, c, m, q]): Draft => ({
+    op, ctx: c, query: [...q, ...depthOf(c, q)], headers: [], body: Buffer.from(JSON.stringify(m ? m.apply(b.body) : b.body)), family: 'cross-collection',
+    note: `${m ? m.note : 'valid body'}${q.length ? ` ${q.map(([k, v]) => `${k}=${show(v)}`).join('&')}` : ''}: ${b.label}`.slice(0, 300),
+  }));
+}
+
+/**
+ * The requests of issue 20's F1-F5, at sizes that showed each on the code before its fix without
+ * holding the event loop for minutes (F1: about 5 s; F3: 3 s; F2: the issue's DuckDB scan, 78 s;
+ * F4: 500; F5: 452 backend requests for one zone list).
+ */
+function issue20Regressions(): [string, string][] {
+  const q = encodeURIComponent;
+  const past = 'S_INTERSECTS(geometry,BBOX(0,0,1e19,1e19))';
+  const backtracking = (n: number, k: number) => `'${'a'.repeat(n)}' LIKE '${'%a'.repeat(k)}%b'`;
+  const zigzag = encode({ expr: { kind: 'spatial', op: 's_intersects', left: { kind: 'property', name: 'geometry' }, right: { kind: 'geometry', geometry: zigzagPolygon([5, 44, 16, 48], 200) } }, label: '' }, 'cql2-text').text;
+  return [
+    [`/collections/demo-stations/items?filter=${q(past)}`, 'spatial literal past int64 on items (issue 20 F4: was 500)'],
+    [`/collections/demo-stations/items?filter-lang=cql2-json&filter=${q(JSON.stringify({ op: 's_intersects', args: [{ property: 'geometry' }, { bbox: [0, 0, 1e19, 1e19] }] }))}`, 'the same in CQL2-JSON (F4: was 500)'],
+    [`/collections/demo-stations/dggs/IVEA7H/zones/D4-6-F/data?filter=${q(past)}`, 'spatial literal past int64 on lake zone data (F4: was 500)'],
+    [`/collections/demo-stations/dggs/IVEA7H/zones?zone-level=3&filter=${q(past)}`, 'spatial literal past int64 on a lake zone list (F4: was 500)'],
+    [`/collections/demo-stations-remote/dggs/IVEA7H/zones/D4-6-F/data?filter=${q(past)}`, 'spatial literal past int64 through the remote collection (F4: was 502)'],
+    [`/collections/demo-stations-remote/dggs/IVEA7H/zones?zone-level=5&limit=10&filter=${q('temperature > 0')}`, 'zone-list filter on an OGC Features collection (F5: 452 backend requests, 12-36 s)'],
+    [`/collections/demo-elevation/dggs/IVEA7H/zones?zone-level=3&filter=${q(backtracking(34, 9))}`, 'backtracking LIKE on a raster zone list (F1: event loop held 1.4 s at 8 %a, three times as long per further one)'],
+    [`/collections/demo-stations/items?limit=1&filter=${q(backtracking(36, 12))}`, 'backtracking LIKE in DuckDB (F2: 78 s, on after the client left)'],
+    [`/collections/demo-elevation/dggs/IVEA7H/zones?zone-level=6&filter=${q(zigzag)}`, 'zig-zag polygon of 200 vertices on a raster zone list (F3: event loop held 3 s)'],
+  ];
+}
+
 /**
  * Requests that once failed (see /work/coord/fuzz-findings.md), sent on every run and every slice so a
  * regression shows even when the sampling skips them. Only those whose failure is deterministic.
@@ -560,6 +721,7 @@ function regressions(ops: Operation[], seeds: Seeds): Draft[] {
     [`/dggs/IVEA7H/zones/D2-6-F/data?cog-url=${encodeURIComponent(`${up.replace('http:', 'https:')}/elevation.tif`)}`, 'https to a plain-http host (was 502 quoting OpenSSL internals)'],
     ['/collections/demo-stations/items?properties=,', 'empty column selection (was 500)'],
     ['/dggs/H3/zones/8f2830828052d25', 'H3 finest zone info (was 500)'],
+    ...issue20Regressions(),
   ];
   // Operation ids get renamed; the path templates are what the requests were sent to.
   const escape = (x: string) => x.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
@@ -579,6 +741,10 @@ function regressions(ops: Operation[], seeds: Seeds): Draft[] {
 export function buildCases(ops: Operation[], seeds: Seeds, opts: CaseOptions, hostPort: string): FuzzCase[] {
   const drafts = [...regressions(ops, seeds), ...sweep(ops, seeds, opts, hostPort)];
   if (opts.random > 0) drafts.push(...fc.sample(randomArb(ops, seeds, opts, hostPort), { seed: opts.seed, numRuns: opts.random }));
+  const filtered = filteredArb(ops, seeds);
+  if (filtered && opts.filters) drafts.push(...fc.sample(filtered, { seed: opts.seed + 1, numRuns: opts.filters }));
+  const cross = crossArb(ops, seeds);
+  if (cross && opts.cross) drafts.push(...fc.sample(cross, { seed: opts.seed + 2, numRuns: opts.cross }));
   const cases = drafts.map((d, i) => render(d, i, seeds));
   for (const r of rawRequests(hostPort)) {
     cases.push({ id: cases.length, op: 'raw', family: 'raw', params: [], note: r.note, badHost: r.badHost, req: { method: 'RAW', path: r.bytes.split(' ')[1] ?? '', headers: [], raw: Buffer.from(r.bytes, 'utf8') } });

@@ -7,7 +7,8 @@
 import type { FuzzCase } from './cases.js';
 import type { FuzzRequest, SendResult } from './http-client.js';
 
-export type FailureKind = '5xx' | 'non-api-error' | 'timeout' | 'no-response' | 'truncated' | 'bad-host-accepted' | 'leak' | 'crash' | 'stall' | 'memory';
+/** `amplification`: one request made the service send more requests to a remote backend than one request may (see runner.ts). */
+export type FailureKind = '5xx' | 'non-api-error' | 'timeout' | 'no-response' | 'truncated' | 'bad-host-accepted' | 'leak' | 'crash' | 'stall' | 'memory' | 'amplification';
 
 export interface Verdict {
   kind: FailureKind;

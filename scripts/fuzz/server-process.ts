@@ -22,6 +22,8 @@ export interface ServerProcess {
   rss(): number | undefined;
   /** CPU time (user + system, ms, 10 ms steps) of the child's main thread: the event loop's own work. */
   mainThreadCpuMs(): number | undefined;
+  /** CPU time (ms) of the whole child, all threads: work going on whether or not it holds the event loop. */
+  cpuMs(): number | undefined;
   /** The child's recent stdout/stderr lines (pino JSON at logLevel error, crash traces). */
   logTail(): string[];
   stop(): Promise<void>;
@@ -61,18 +63,24 @@ function deepMerge(target: Record<string, unknown>, source: Record<string, unkno
 }
 
 /**
- * CPU time of a process's main thread (the one running the event loop) in ms. Fields 14 and 15
- * of /proc/<pid>/task/<pid>/stat count clock ticks of USER_HZ, 100 on Linux.
+ * CPU time (user + system) in ms from a /proc stat file: fields 14 and 15 count clock ticks of
+ * USER_HZ, 100 on Linux.
  */
-export function readMainThreadCpuMs(pid: number): number | undefined {
+function statCpuMs(file: string): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const stat = readFileSync(file, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return undefined;
   }
 }
+
+/** CPU time in ms of a process's main thread (the one running the event loop). */
+export const readMainThreadCpuMs = (pid: number): number | undefined => statCpuMs(`/proc/${pid}/task/${pid}/stat`);
+
+/** CPU time in ms of a whole process: every thread (DuckDB's, libuv's pool, V8's) as well as the main one. */
+export const readProcessCpuMs = (pid: number): number | undefined => statCpuMs(`/proc/${pid}/stat`);
 
 export function readRss(pid: number): number | undefined {
   try {
@@ -169,6 +177,7 @@ export async function startServerProcess(opts: ServerProcessOptions = {}): Promi
     alive: () => running,
     rss: () => (running ? readRss(child.pid!) : undefined),
     mainThreadCpuMs: () => (running ? readMainThreadCpuMs(child.pid!) : undefined),
+    cpuMs: () => (running ? readProcessCpuMs(child.pid!) : undefined),
     logTail: () => [...tail],
     stop,
   };
