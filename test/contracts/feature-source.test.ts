@@ -9,7 +9,7 @@ import type { TestServer } from '../support/test-server.js';
 import type { FeatureQuery, FeatureSource } from '../../src/ports/feature-source.js';
 import type { Collection } from '../../src/domain/collection.js';
 import { AppError } from '../../src/app/errors.js';
-import { parseCql2Text } from '../../src/domain/cql2/index.js';
+import { parseCql2Json, parseCql2Text } from '../../src/domain/cql2/index.js';
 import { remoteReads } from '../../src/domain/remote-reads.js';
 import { loopHolds } from '../support/loop-holds.js';
 import { InFlightBytesBudget } from '../../src/app/in-flight-bytes.js';
@@ -121,6 +121,45 @@ describe('OGC API Features source: partial pushdown and property selection', fun
     expect(err.status).to.equal(400);
     expect(err.hint).to.match(/my_function/);
     expect(proxy.requests.length).to.equal(before);
+  });
+});
+
+describe('OGC API Features source: filters a backend declares but cannot take', function () {
+  this.timeout(60_000);
+  let s: TestServer, proxy: CapabilityProxy;
+  before(async () => {
+    s = await startFixtureService();
+    proxy = await startCapabilityProxy(s.base, { keep: () => true });
+  });
+  after(async () => {
+    await proxy?.close();
+    await s?.close();
+  });
+  const stations = () => ogcFeaturesCollection('full', proxy.origin, 'remote-stations');
+  const truth = () => TRUTH.stations.filter((f) => (f.properties.temperature as number | null) !== null && (f.properties.temperature as number) > 5).length;
+
+  it('a pushed filter the backend refuses (400: nested past its bound) is evaluated here instead, and answered', async () => {
+    // 32 NOTs in CQL2-JSON pass here; written as CQL2-Text for the backend, each NOT takes a group too,
+    // past the backend's 64 levels.
+    let json: Record<string, unknown> = { op: '>', args: [{ property: 'temperature' }, 5] };
+    for (let i = 0; i < 32; i++) json = { op: 'not', args: [json] };
+    const before = proxy.requests.length;
+    const { features, report } = await drain(featureSource([proxy.origin]), stations(), { filter: parseCql2Json(json) });
+    expect(features).to.have.length(truth());
+    expect(report.pushed).to.not.include('filter');
+    expect(report.local).to.include('filter');
+    const items = proxy.requests.slice(before).filter((r) => r.includes('/items')).map((r) => new URL(r, 'http://x').searchParams);
+    expect(items[0]!.has('filter'), 'the filter was offered first').to.equal(true);
+    expect(items.slice(1).every((q) => !q.has('filter')), 'then the pages were read without it').to.equal(true);
+  });
+
+  it('a filter that would make the URL longer than 8,000 characters is evaluated here, never sent', async () => {
+    const values = Array.from({ length: 900 }, (_, i) => `'station-${i}'`).join(', ');
+    const before = proxy.requests.length;
+    const { features, report } = await drain(featureSource([proxy.origin]), stations(), { filter: parseCql2Text(`temperature > 5 AND NOT (station IN (${values}))`) });
+    expect(features).to.have.length(truth());
+    expect(report.pushed).to.not.include('filter');
+    expect(proxy.requests.slice(before).filter((r) => r.includes('/items')).every((r) => !new URL(r, 'http://x').searchParams.has('filter') && r.length < 8000)).to.equal(true);
   });
 });
 

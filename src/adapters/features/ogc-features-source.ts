@@ -59,6 +59,13 @@ const QUERYABLES_REL = ['http://www.opengis.net/def/rel/ogc/1.0/queryables', 'qu
 const SCHEMA_REL = ['http://www.opengis.net/def/rel/ogc/1.0/schema', 'describedby'];
 const GEOJSON = /^application\/(geo\+)?json\b/i;
 const WHAT = 'Feature backend';
+/**
+ * Longest URL sent with a pushed filter: servers commonly refuse request lines past 8 KiB (this
+ * service at server.maxUrlBytes, 16 KiB); a longer filter is evaluated here instead.
+ */
+const MAX_PUSHED_URL = 8000;
+/** Statuses with which a backend refuses a pushed filter it cannot take (bad, too long, too costly). */
+const FILTER_REFUSALS = [400, 413, 414, 422, 431] as const;
 /** Longest stretch of filtering between two turns of the event loop, ms. */
 const SLICE_MS = 10;
 /** Features read to infer fields when a backend has neither queryables nor schema. */
@@ -109,54 +116,17 @@ export class OgcFeaturesSource implements FeatureSource {
     const datetimeProperty = b.datetimeProperty ?? schema.datetime;
     const { limits } = this.options;
 
-    const params = new URLSearchParams();
-    const pushed: string[] = [];
-    const local: string[] = [];
-    if (query.bbox) {
-      params.set('bbox', query.bbox.join(','));
-      pushed.push('bbox');
-    }
-    if (query.datetime) {
-      params.set('datetime', query.datetime.text);
-      pushed.push('datetime');
-      if (datetimeProperty) local.push('datetime');
-    }
     const known = new Set(Object.keys(schema.fields));
-    let localFilter: Expr | undefined;
-    if (query.filter) {
-      const terms = conjuncts(query.filter);
-      const canPush = (t: Expr) => caps.filter && (caps.text || caps.json) && supportedBy(t, caps.classes) && [...filterProperties(t)].every((p) => known.has(p));
-      const remote = andOf(terms.filter(canPush));
-      localFilter = andOf(terms.filter((t) => !canPush(t)));
-      if (remote) {
-        if (caps.text) {
-          params.set('filter', toCql2Text(remote));
-          params.set('filter-lang', 'cql2-text');
-        } else {
-          params.set('filter', JSON.stringify(toCql2Json(remote)));
-          params.set('filter-lang', 'cql2-json');
-        }
-        pushed.push('filter');
-      }
-      if (localFilter) local.push('filter');
-    }
-    if (query.properties && caps.properties) {
-      const needed = new Set([...query.properties, ...(localFilter ? [...filterProperties(localFilter)].filter((p) => !geometryNames.has(p)) : []), ...(datetimeProperty && query.datetime ? [datetimeProperty] : [])]);
-      // No property needed (geometry only): an empty list means different things to different servers.
-      if (needed.size > 0) {
-        params.set('properties', [...needed].join(','));
-        pushed.push('properties');
-      }
-    }
-    params.set('limit', String(limits.pageSize));
-    pushed.push('limit');
-    const first = withParams(info.items, params);
+    const canPush = (t: Expr) => caps.filter && (caps.text || caps.json) && supportedBy(t, caps.classes) && [...filterProperties(t)].every((p) => known.has(p));
+    let plan = requestPlan(query, info.items, limits.pageSize, caps, datetimeProperty, geometryNames, canPush);
+    // A filter that would make the URL longer than servers commonly accept is evaluated here instead.
+    if (plan.pushed.includes('filter') && plan.first.length > MAX_PUSHED_URL) plan = requestPlan(query, info.items, limits.pageSize, caps, datetimeProperty, geometryNames, () => false);
 
     // The request's reads so far, this scan's included: the bounds hold for their sum.
     const reads = query.reads ?? remoteReads();
     const seen = new Set<string | number>();
     const fetched = new Set<string>();
-    let url: string | undefined = first;
+    let url: string | undefined = plan.first;
     let pages = 0, received = 0, delivered = 0;
     while (url) {
       query.signal?.throwIfAborted();
@@ -166,7 +136,15 @@ export class OgcFeaturesSource implements FeatureSource {
       if (fetched.has(url)) throw badPayload(WHAT, label, `a "next" link back to a page already read (${pathOf(url)}): its paging loops`);
       fetched.add(url);
       reads.pages++;
-      const page: { json: unknown; url: string } = await this.getJson(url, label, b, 'application/geo+json', false, query.signal);
+      // A backend may refuse a filter it declares it can evaluate (its own bounds on length,
+      // nesting or cost): the scan then starts again with the whole filter evaluated here.
+      const refusable = pages === 0 && plan.pushed.includes('filter');
+      const page: { json: unknown; url: string } | undefined = await this.getJson(url, label, b, 'application/geo+json', refusable ? FILTER_REFUSALS : [], query.signal);
+      if (!page) {
+        plan = requestPlan(query, info.items, limits.pageSize, caps, datetimeProperty, geometryNames, () => false);
+        url = plan.first;
+        continue;
+      }
       pages++;
       const { features, next, matched } = featureCollection(page.json, label);
       if (pages === 1 && matched !== undefined && reads.features + matched > limits.maxFeatures) {
@@ -195,15 +173,15 @@ export class OgcFeaturesSource implements FeatureSource {
         fresh++;
         if (query.bbox && f.geometry && !meets(f.geometry, query.bbox)) continue;
         if (query.datetime && datetimeProperty && !inTime(f.properties[datetimeProperty], query.datetime)) continue;
-        if (localFilter && !matchesFilter(localFilter, f, geometryNames)) continue;
+        if (plan.localFilter && !matchesFilter(plan.localFilter, f, geometryNames)) continue;
         kept.push(f);
       }
       if (features.length > 0 && fresh === 0) throw badPayload(WHAT, label, `a page of features all read before (${pathOf(url)}): its paging does not advance`);
       delivered += kept.length;
       if (kept.length > 0) await onPage(kept);
-      url = features.length > 0 && next ? keepParams(new URL(next, page.url), params) : undefined;
+      url = features.length > 0 && next ? keepParams(new URL(next, page.url), plan.params) : undefined;
     }
-    return { pages, received, delivered, pushed, local, firstPage: first };
+    return { pages, received, delivered, pushed: plan.pushed, local: plan.local, firstPage: plan.first };
   }
 
   /** The backend's base URL (landing page). */
@@ -269,10 +247,10 @@ export class OgcFeaturesSource implements FeatureSource {
     });
   }
 
-  /** GET and parse JSON; with `optional`, a 4xx/5xx answer is undefined instead of an error. */
-  private async getJson(url: string, label: string, b: Backing, accept: string, optional: true): Promise<{ json: unknown; url: string } | undefined>;
+  /** GET and parse JSON; with `optional`, a 4xx/5xx answer (or one of the statuses listed) is undefined instead of an error. */
+  private async getJson(url: string, label: string, b: Backing, accept: string, optional: true | readonly number[], signal?: AbortSignal): Promise<{ json: unknown; url: string } | undefined>;
   private async getJson(url: string, label: string, b: Backing, accept: string, optional?: false, signal?: AbortSignal): Promise<{ json: unknown; url: string }>;
-  private async getJson(url: string, label: string, b: Backing, accept: string, optional = false, signal?: AbortSignal): Promise<{ json: unknown; url: string } | undefined> {
+  private async getJson(url: string, label: string, b: Backing, accept: string, optional: boolean | readonly number[] = false, signal?: AbortSignal): Promise<{ json: unknown; url: string } | undefined> {
     let res: RemoteResponse;
     try {
       // Configured headers (API keys) go to the backend's own origin only; the http port drops them on redirects elsewhere.
@@ -282,7 +260,7 @@ export class OgcFeaturesSource implements FeatureSource {
       throw remoteFault(err, WHAT, label);
     }
     if (res.status < 200 || res.status > 299) {
-      if (optional) return undefined;
+      if (optional === true || (optional && optional.includes(res.status))) return undefined;
       throw backendStatus(WHAT, label, res.status, url);
     }
     try {
@@ -291,6 +269,63 @@ export class OgcFeaturesSource implements FeatureSource {
       throw badPayload(WHAT, label, `something that is not JSON from ${pathOf(url)} (${res.headers['content-type'] ?? 'no content type'})`);
     }
   }
+}
+
+interface RequestPlan {
+  params: URLSearchParams;
+  /** The first page's URL. */
+  first: string;
+  pushed: string[];
+  local: string[];
+  /** The filter terms evaluated here. */
+  localFilter?: Expr;
+}
+
+/**
+ * The query parameters of a scan: bbox, datetime and limit always; the AND terms of the filter
+ * that `canPush` accepts; the properties needed when the backend selects them.
+ */
+function requestPlan(query: FeatureQuery, items: string, pageSize: number, caps: Capabilities, datetimeProperty: string | undefined, geometryNames: ReadonlySet<string>, canPush: (t: Expr) => boolean): RequestPlan {
+  const params = new URLSearchParams();
+  const pushed: string[] = [];
+  const local: string[] = [];
+  if (query.bbox) {
+    params.set('bbox', query.bbox.join(','));
+    pushed.push('bbox');
+  }
+  if (query.datetime) {
+    params.set('datetime', query.datetime.text);
+    pushed.push('datetime');
+    if (datetimeProperty) local.push('datetime');
+  }
+  let localFilter: Expr | undefined;
+  if (query.filter) {
+    const terms = conjuncts(query.filter);
+    const remote = andOf(terms.filter(canPush));
+    localFilter = andOf(terms.filter((t) => !canPush(t)));
+    if (remote) {
+      if (caps.text) {
+        params.set('filter', toCql2Text(remote));
+        params.set('filter-lang', 'cql2-text');
+      } else {
+        params.set('filter', JSON.stringify(toCql2Json(remote)));
+        params.set('filter-lang', 'cql2-json');
+      }
+      pushed.push('filter');
+    }
+    if (localFilter) local.push('filter');
+  }
+  if (query.properties && caps.properties) {
+    const needed = new Set([...query.properties, ...(localFilter ? [...filterProperties(localFilter)].filter((p) => !geometryNames.has(p)) : []), ...(datetimeProperty && query.datetime ? [datetimeProperty] : [])]);
+    // No property needed (geometry only): an empty list means different things to different servers.
+    if (needed.size > 0) {
+      params.set('properties', [...needed].join(','));
+      pushed.push('properties');
+    }
+  }
+  params.set('limit', String(pageSize));
+  pushed.push('limit');
+  return { params, first: withParams(items, params), pushed, local, ...(localFilter ? { localFilter } : {}) };
 }
 
 function backing(collection: Collection): Backing {
