@@ -1,7 +1,8 @@
 /**
  * A local raster host for cog-url: the demo COG with single-range requests (`/elevation.tif`), a
- * missing file (`/missing.tif`, 404), and a huge file that ignores Range (`/big.tif`: the COG
- * then zero padding up to `bigBytes`). It listens on its own loopback address, so a service
+ * missing file (`/missing.tif`, 404), and huge files that ignore Range: the COG then zero padding
+ * up to `bigBytes`, with its length (`/big.tif`) or chunked without one (`/chunked.tif`). It
+ * listens on its own loopback address, so a service
  * configured with `rasterFetch.allowedPrivateRanges: ['<that address>/32']` reaches it while its
  * SSRF guard still refuses 127.0.0.1 and every other private address.
  */
@@ -45,8 +46,9 @@ export async function startUpstream(opts: { bigBytes?: number } = {}): Promise<U
       res.writeHead(206, { 'Content-Type': 'image/tiff', 'Content-Range': `bytes ${from}-${to}/${cog.length}`, 'Content-Length': to - from + 1 });
       return void res.end(cog.subarray(from, to + 1));
     }
-    if (route === '/big.tif') {
-      res.writeHead(200, { 'Content-Type': 'image/tiff', 'Content-Length': bigBytes, 'Accept-Ranges': 'none' });
+    if (route === '/big.tif' || route === '/chunked.tif') {
+      // No Content-Length on /chunked.tif: the body is sent chunked.
+      res.writeHead(200, { 'Content-Type': 'image/tiff', 'Accept-Ranges': 'none', ...(route === '/big.tif' ? { 'Content-Length': bigBytes } : {}) });
       let sent = 0;
       const pump = () => {
         while (sent < bigBytes && !res.destroyed) {

@@ -15,13 +15,9 @@
  * and the memory comes back.
  */
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { apiErrorProblem } from '../../scripts/fuzz/checks.js';
-import { REPO_ROOT, startServerProcess, type ServerProcess } from '../../scripts/fuzz/server-process.js';
-import { UPSTREAM_ADDRESS } from '../../scripts/fuzz/upstream.js';
+import { startServerProcess, type ServerProcess } from '../../scripts/fuzz/server-process.js';
+import { startUpstream, UPSTREAM_ADDRESS, type Upstream } from '../../scripts/fuzz/upstream.js';
 
 /** Pages one client request may read from feature backends in this service (remoteBackends.maxPages). */
 const MAX_PAGES = 10;
@@ -41,38 +37,6 @@ interface Answer {
   headers: Headers;
   text: string;
   json: Record<string, unknown>;
-}
-
-/** A raster host that ignores Range and sends the COG and zero padding chunked, with no length. */
-async function startChunkedHost(): Promise<{ url: (i: number) => string; served: () => number; close: () => Promise<void> }> {
-  const cog = readFileSync(path.join(REPO_ROOT, 'data/demo/rasters/elevation.tif'));
-  const zeros = Buffer.alloc(2 ** 20);
-  let served = 0;
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'image/tiff' }); // no Content-Length: chunked
-    let sent = 0;
-    const pump = () => {
-      while (sent < FLOOD_BODY_BYTES && !res.destroyed) {
-        const piece = sent === 0 ? cog : zeros.subarray(0, Math.min(zeros.length, FLOOD_BODY_BYTES - sent));
-        sent += piece.length;
-        served += piece.length;
-        if (!res.write(piece)) return void res.once('drain', pump);
-      }
-      if (sent >= FLOOD_BODY_BYTES) res.end();
-    };
-    pump();
-  });
-  await new Promise<void>((resolve) => server.listen(0, UPSTREAM_ADDRESS, resolve));
-  const base = `http://${UPSTREAM_ADDRESS}:${(server.address() as AddressInfo).port}`;
-  return {
-    url: (i) => `${base}/chunked.tif?${i}`,
-    served: () => served,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** RSS of the child once earlier work has settled: two readings half a second apart within 4 MiB (or after 15 s). */
@@ -188,10 +152,10 @@ describe('HTTP: hardening of remote reads (issue 20, F5 and F7)', function () {
   });
 
   describe('F7: chunked cog-url bodies with no length, from a host that ignores Range', () => {
-    let host: Awaited<ReturnType<typeof startChunkedHost>>;
+    let host: Upstream;
     before(async function () {
       this.timeout(90_000);
-      host = await startChunkedHost();
+      host = await startUpstream({ bigBytes: FLOOD_BODY_BYTES });
       await startService({ rasterFetch: { allowedPrivateRanges: [`${UPSTREAM_ADDRESS}/32`] } });
     });
     after(async () => {
@@ -203,7 +167,7 @@ describe('HTTP: hardening of remote reads (issue 20, F5 and F7)', function () {
       let peak = idle;
       const sample = setInterval(() => (peak = Math.max(peak, srv.rss() ?? 0)), 20);
       const served = host.served();
-      const answers = await Promise.all(Array.from({ length: FLOOD }, (_, i) => call(`/dggs/IVEA7H/zones/E4-120-A/data?cog-url=${encodeURIComponent(host.url(i))}`)));
+      const answers = await Promise.all(Array.from({ length: FLOOD }, (_, i) => call(`/dggs/IVEA7H/zones/E4-120-A/data?cog-url=${encodeURIComponent(`${host.base}/chunked.tif?${i}`)}`)));
       clearInterval(sample);
       expect(host.served() - served, 'bytes the host sent (else this shows nothing)').to.be.greaterThan(2 * FLOOD_BODY_BYTES);
       // The process gives its memory back once the flood is over (buffers freed, idle release).

@@ -50,8 +50,10 @@ describe('fuzz generators: CQL2 filters', () => {
         expect(json, p.label).to.deep.equal(text);
       }
     }
-    // Hostile literals (NaN, Infinity, lists and nesting past the bounds) are meant to be refused; most filters are not.
-    expect(both / predicates.length, 'share of filters both parsers take').to.be.greaterThan(0.8);
+    // Hostile literals are meant to be refused: NaN, Infinity, lists, nesting and LIKE patterns past
+    // the bounds, coordinates outside CRS84 (F4), and a text string ending in a backslash (\' is an
+    // escaped quote in cql2.bnf). About a fifth of this seed's filters are such; most are not.
+    expect(both / predicates.length, 'share of filters both parsers take').to.be.greaterThan(0.75);
   });
 
   it('reach every hostile shape of issue 20 (F1-F4)', () => {
