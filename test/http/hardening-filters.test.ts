@@ -131,6 +131,19 @@ describe('HTTP: hardening of filters (issue 20 F1, F4) — LIKE in linear time, 
     }
   });
 
+  describe('a filter on raster values: a STAC zone list computed under 88 ancestor zones (found by npm run fuzz)', () => {
+    const ZONES = '/collections/demo-ndvi/dggs/IVEA7H/zones?zone-level=6&limit=10000&f=json';
+
+    it('is answered while the loop stays free (each ancestor read gives a turn; 600 ms held before), and the kept zones and the rest split the list', async () => {
+      const kept = ok(await answer(srv, get(`${ZONES}&filter=${q('ndvi >= 5e-324')}`), 'STAC >='), 'STAC >=').zones as string[];
+      const rest = ok(await answer(srv, get(`${ZONES}&filter=${q('ndvi < 5e-324')}`), 'STAC <'), 'STAC <').zones as string[];
+      const all = ok(await answer(srv, get(ZONES), 'unfiltered'), 'unfiltered').zones as string[];
+      expect(kept.length).to.be.above(0);
+      expect(rest.filter((z) => kept.includes(z))).to.deep.equal([]);
+      expect([...kept, ...rest].every((z) => all.includes(z))).to.equal(true);
+    });
+  });
+
   describe('F4: spatial literals are CRS84 places, big numbers are numbers', () => {
     const cases: [string, () => ServerProcess, FuzzRequest][] = [
       ['items', () => srv, get(`/collections/demo-stations/items?filter=${q(HUGE_BBOX)}`)],

@@ -37,16 +37,29 @@ export class ZoneCoverage {
     }
     const dx = (e - w) / n, dy = (no - s) / n;
     const lon: number[] = [], lat: number[] = [], weight: number[] = [];
-    const push = (x: number, y: number) => {
+    const cosLat = (y: number) => Math.max(Math.cos((y * Math.PI) / 180), 0);
+    const push = (x: number, y: number, wy = cosLat(y)) => {
       lon.push(normaliseLon(x));
       lat.push(y);
-      weight.push(Math.max(Math.cos((y * Math.PI) / 180), 0));
+      weight.push(wy);
     };
+    // Row by row: the ring's crossings of the row are found once, and a lattice point is inside
+    // when an odd number of them lie east of it: the crossing-number test of inRing, with the same
+    // arithmetic, at the cost of the row's crossings rather than the ring's edges per point.
+    const crossings: number[] = [];
     for (let j = 0; j < n; j++) {
       const y = s + (j + 0.5) * dy;
+      rowCrossings(zoneRing, y, crossings);
+      const wy = cosLat(y);
+      let east = crossings.length; // crossings at or west of x are passed as x moves east
+      let k = 0;
       for (let i = 0; i < n; i++) {
         const x = w + (i + 0.5) * dx;
-        if (inRing(zoneRing, x, y)) push(x, y);
+        while (k < crossings.length && crossings[k]! <= x) {
+          k++;
+          east--;
+        }
+        if (east % 2 === 1) push(x, y, wy);
       }
     }
     // A zone too thin for the lattice: fall back to one sample at its vertex mean.
@@ -103,6 +116,17 @@ function inPolygon(polygon: readonly Ring[], x: number, y: number): boolean {
   let inside = false;
   for (const ring of polygon) if (inRing(ring, x, y)) inside = !inside;
   return inside;
+}
+
+/** Where the ring's edges cross the row at `y`, ascending, as inRing computes them (into `out`). */
+function rowCrossings(ring: readonly LonLat[], y: number, out: number[]): void {
+  out.length = 0;
+  const n = ring.length;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const [xi, yi] = ring[i]!, [xj, yj] = ring[j]!;
+    if (yi > y !== yj > y) out.push(((xj - xi) * (y - yi)) / (yj - yi) + xi);
+  }
+  out.sort((a, b) => a - b);
 }
 
 /** Crossing-number test; points exactly on an edge fall on one side consistently (half-open rule). */

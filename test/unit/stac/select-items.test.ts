@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { bboxFootprint, selectItems, StacSelectionError, ZoneCoverage, type StacItemDescriptor } from '../../../src/domain/stac/index.js';
 import type { BBox, LonLat } from '../../../src/domain/dggrs/dggrs.js';
 
@@ -126,6 +127,36 @@ describe('zone coverage (lattice)', () => {
     const across = new ZoneCoverage([[179, 0], [181, 0], [181, 1], [179, 1], [179, 0]]);
     expect(across.percent([across.mask(bboxFootprint([179.5, -1, -179.5, 2]))])).to.be.closeTo(50, 0.5);
     expect(across.percent([across.mask(bboxFootprint([170, -1, -170, 2]))])).to.equal(100);
+  });
+
+  it('samples the lattice points a crossing-number test puts in the zone, row by row as point by point', () => {
+    // The point-by-point test the lattice is defined by (half-open rule), on the same arithmetic.
+    const inside = (ring: LonLat[], x: number, y: number) => {
+      let odd = false;
+      for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+        const [xi, yi] = ring[i]!, [xj, yj] = ring[j]!;
+        if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) odd = !odd;
+      }
+      return odd;
+    };
+    const n = 64;
+    // Star-shaped rings (concave, vertices on lattice rows and columns too), some across 180°.
+    const ring = fc.tuple(fc.double({ min: 170, max: 190, noNaN: true }), fc.double({ min: -60, max: 60, noNaN: true }), fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 3, maxLength: 12 })).map(([cx, cy, radii]) => {
+      const r: LonLat[] = radii.map((k, i) => [cx + k * Math.cos((2 * Math.PI * i) / radii.length), cy + k * Math.sin((2 * Math.PI * i) / radii.length)]);
+      return [...r, r[0]!];
+    });
+    fc.assert(
+      fc.property(ring, (r) => {
+        const z = new ZoneCoverage(r, n);
+        const xs = r.map((p) => p[0]), ys = r.map((p) => p[1]);
+        const [w, e, s, no] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+        const dx = (e - w) / n, dy = (no - s) / n;
+        let count = 0;
+        for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) if (inside(r, w + (i + 0.5) * dx, s + (j + 0.5) * dy)) count++;
+        expect(z.sampleCount).to.equal(Math.max(count, 1));
+      }),
+      { numRuns: 200, seed: 7 },
+    );
   });
 
   it('weights samples by cos(latitude)', () => {
