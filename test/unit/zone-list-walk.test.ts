@@ -7,6 +7,7 @@ import { createIvea7h } from '../../src/domain/dggrs/ivea7h.js';
 import type { GridRegistry } from '../../src/ports/grid-registry.js';
 import type { CollectionsService } from '../../src/app/use-cases/collections-service.js';
 import { ZonesService } from '../../src/app/use-cases/zones-service.js';
+import { loopHolds } from '../support/loop-holds.js';
 
 describe('zone lists: a filtered list gives the event loop turns while it tests zones', () => {
   const grid = createIvea7h();
@@ -40,5 +41,15 @@ describe('zone lists: a filtered list gives the event loop turns while it tests 
       clearInterval(timer);
     }
     expect(seen[seen.length - 1], 'a timer ran while the zones were tested').to.be.above(seen[0]!);
+  });
+
+  it('a walk of hundreds of pages, each well under a slice, keeping no zone, still gives turns (found by npm run fuzz: 1.2 s held)', async () => {
+    const box: [number, number, number, number] = [0, 40, 20, 55];
+    const { result, tookMs, longestMs } = await loopHolds(() => service.listZones(grid, { bbox: box, zoneLevel: 8, limit: 10, keep: async () => () => false }));
+    expect(result.zones).to.deep.equal([]);
+    expect(result.total).to.equal(0);
+    expect(tookMs, 'a walk long enough to show a held loop').to.be.above(200);
+    // Before, the pages chained in promise callbacks held the loop for about half the walk.
+    expect(longestMs, `longest hold while ${tookMs.toFixed(0)} ms of pages were walked`).to.be.below(Math.min(60, tookMs / 4));
   });
 });
