@@ -44,11 +44,11 @@ describe('zone lists: a filtered list gives the event loop turns while it tests 
   });
 
   it('a walk of hundreds of pages, each well under a slice, keeping no zone, still gives turns (found by npm run fuzz: 1.2 s held)', async () => {
-    const box: [number, number, number, number] = [0, 40, 20, 55];
+    const box: [number, number, number, number] = [-5, 35, 30, 60]; // about 905,000 zones of level 8
     const { result, tookMs, longestMs } = await loopHolds(() => service.listZones(grid, { bbox: box, zoneLevel: 8, limit: 10, keep: async () => () => false }));
     expect(result.zones).to.deep.equal([]);
     expect(result.total).to.equal(0);
-    expect(tookMs, 'a walk long enough to show a held loop').to.be.above(200);
+    expect(tookMs, 'a walk of many slices (else it shows nothing)').to.be.above(100);
     // Before, the pages chained in promise callbacks held the loop for about half the walk.
     expect(longestMs, `longest hold while ${tookMs.toFixed(0)} ms of pages were walked`).to.be.below(Math.min(60, tookMs / 4));
   });

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Collection, BackingKind, FieldMeta } from '../../domain/collection.js';
 import type { BBox, Dggrs } from '../../domain/dggrs/dggrs.js';
 import { widenBox, zoneDataCost, zoneSpanDegrees, type ZoneData, type ZoneDataOptions, type ZoneDataRequest } from '../../domain/zone-data.js';
@@ -13,7 +14,6 @@ import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import { LakeNotFoundError, LakeQueryError } from '../../ports/lake-reader.js';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors.js';
 import { WorkBudget } from '../work-budget.js';
 import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../lake-time-budget.js';
