@@ -5,7 +5,7 @@ import { startTestServer, SHARED, type TestServer } from '../support/test-server
 import { rfc7946Problems } from '../../src/domain/geometry/rfc7946.js';
 
 /**
- * IVEA7H through HTTP against DGGAL's answers (../shared/oracle/dggal): zone lists of boxes as
+ * IVEA7H through HTTP against DGGAL's answers (test/fixtures/shared/oracle/dggal): zone lists of boxes as
  * sets, parent-zone lists in DGGAL's sub-zone order, and zone info (centroid, area, corners,
  * densified outline) within 1e-9.
  */

@@ -1,6 +1,6 @@
 /**
  * The encodings other DGGS servers and clients use, each decoded back: 64-bit zone lists against
- * DGGAL's own 64-bit ids (its `dgg` answers in shared/oracle), DGGS-UBJSON through an independent
+ * DGGAL's own 64-bit ids (its `dgg` answers in test/fixtures/shared/oracle), DGGS-UBJSON through an independent
  * decoder against the DGGS-JSON of the same request, DGGS-JSON-FG against the lake's rows and the
  * DGGS-JSON counts per sub-zone; and the API document offering each.
  */

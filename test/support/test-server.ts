@@ -7,7 +7,8 @@ import type { Config } from '../../src/app/config/config-schema.js';
 import { createApp, type App } from '../../src/app/container.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-export const SHARED = path.resolve(REPO_ROOT, '../shared');
+/** Reference data from the project's shared material, copied with its provenance (test/fixtures/shared/README.md). */
+export const SHARED = path.join(REPO_ROOT, 'test/fixtures/shared');
 
 export interface TestServer {
   app: App;

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The OGC example filters shipped under ../shared/cql2/ogc (see its README). */
-export const OGC_DIR = path.resolve(import.meta.dirname, '../../..', '../shared/cql2/ogc');
+/** The OGC example filters (test/fixtures/shared/cql2/ogc; its README gives their provenance). */
+export const OGC_DIR = path.resolve(import.meta.dirname, '../../..', 'test/fixtures/shared/cql2/ogc');
 
 export interface ExamplePair {
   name: string;

@@ -1,6 +1,6 @@
 /**
  * One DGGAL oracle suite for any hexagonal icosahedral grid (3H, 7H, Z7 ids), given its five record files
- * in the formats of /work/shared/oracle/dggal/README.md: points, subzones, geom, bbox_lists, levels.
+ * in the formats of test/fixtures/shared/oracle/dggal/README.md: points, subzones, geom, bbox_lists, levels.
  * Every record of every file is checked; the differences between grid kinds (relation order, id codec,
  * known boundary ties) are parameters, not copies of the suite.
  */

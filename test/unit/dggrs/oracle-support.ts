@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
-export const oracleDir = path.resolve(repoRoot, '../shared/oracle/dggal');
-/** DGGAL answers committed with the tests (grids the shared oracle does not cover). */
+/** DGGAL's answers for the icosahedral and rhombic grids (test/fixtures/shared/README.md gives their provenance). */
+export const oracleDir = path.resolve(repoRoot, 'test/fixtures/shared/oracle/dggal');
+/** DGGAL answers generated for this project (grids the shared oracle does not cover). */
 export const fixturesDir = path.resolve(repoRoot, 'test/fixtures/dggal');
 
 export function readJsonl<T = Record<string, unknown>>(name: string, dir = oracleDir): T[] {
