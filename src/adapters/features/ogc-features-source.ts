@@ -20,7 +20,6 @@
  * reads (`query.reads`), shared by all its scans, so the bounds hold per request; a scan stops
  * between pages, and the page being read is dropped, when `query.signal` aborts.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
 import type { Expr } from '../../domain/cql2/index.js';
 import { envelope, type Geometry } from '../../domain/geometry/geojson.js';
@@ -34,6 +33,7 @@ import type { FeatureQuery, FeatureScanReport, FeatureSource, RemoteFeature } fr
 import type { RemoteHttp, RemoteResponse } from '../../ports/remote-http.js';
 import { AppError, BadRequestError } from '../../app/errors.js';
 import { backendLabel, backendStatus, badPayload, remoteFault } from '../../app/remote-faults.js';
+import { takeTurn, turnDue } from '../../app/run-stepped.js';
 import { fieldsFromSample, fieldsFromSchema, type SchemaFields } from './queryables.js';
 
 export interface FeaturePagingLimits {
@@ -66,8 +66,6 @@ const WHAT = 'Feature backend';
 const MAX_PUSHED_URL = 8000;
 /** Statuses with which a backend refuses a pushed filter it cannot take (bad, too long, too costly). */
 const FILTER_REFUSALS = [400, 413, 414, 422, 431] as const;
-/** Longest stretch of filtering between two turns of the event loop, ms. */
-const SLICE_MS = 10;
 /** Features read to infer fields when a backend has neither queryables nor schema. */
 const SAMPLE = 100;
 
@@ -157,15 +155,10 @@ export class OgcFeaturesSource implements FeatureSource {
       }
       const kept: RemoteFeature[] = [];
       let fresh = 0;
-      let sliceStart = performance.now();
       for (const f of features) {
         // A local filter's spatial test can take long against a large literal: other requests get
         // a turn after every slice of this loop.
-        if (performance.now() - sliceStart >= SLICE_MS) {
-          await nextTurn();
-          query.signal?.throwIfAborted();
-          sliceStart = performance.now();
-        }
+        if (turnDue()) await takeTurn(query.signal);
         if (f.id !== undefined) {
           if (seen.has(f.id)) continue;
           seen.add(f.id);

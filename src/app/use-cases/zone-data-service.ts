@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Collection, BackingKind, FieldMeta } from '../../domain/collection.js';
 import type { BBox, Dggrs } from '../../domain/dggrs/dggrs.js';
 import { widenBox, zoneDataCost, zoneSpanDegrees, type ZoneData, type ZoneDataOptions, type ZoneDataRequest } from '../../domain/zone-data.js';
@@ -16,6 +15,7 @@ import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import { LakeNotFoundError, LakeQueryError } from '../../ports/lake-reader.js';
 import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors.js';
 import { WorkBudget } from '../work-budget.js';
+import { takeTurn, turnDue } from '../run-stepped.js';
 import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../lake-time-budget.js';
 import { parseFilter, type FilterLang } from './items-service.js';
 
@@ -282,8 +282,7 @@ export class ZoneDataService {
       for (const r of requests) {
         // A read whose inputs are cached settles in promise callbacks alone, which run before any
         // I/O: without a turn here, tens of ancestors were one stretch of the loop (0.5-1 s).
-        await nextTurn();
-        signal?.throwIfAborted();
+        if (turnDue()) await takeTurn(signal);
         const data = await this.budget.run(zoneDataCost(grid, r.zoneId, r.depths, fields.length).subZones, () => this.read(source, c, r, ''), signal);
         for (const d of data.depths) {
           d.zones.forEach((z, i) => {
