@@ -7,12 +7,20 @@ const FIRST_PIECE = 64 * 1024;
  */
 const LARGEST_PIECE = 32 * 1024 * 1024 + 64 * 1024;
 
+/** Bytes held across bodies being received at once (the process's in-flight budget). */
+export interface HeldBytes {
+  /** Takes `n` more bytes, or throws (taking nothing) when they do not fit. */
+  take(n: number): void;
+  release(n: number): void;
+}
+
 /**
  * A response body gathered as it arrives. Each chunk is copied out at once, so the chunk can be
  * freed and its memory reused by the next read: chunks kept until the end (thousands of 64 KiB
  * socket buffers) scatter over the C heap, which then stays as large as their peak long after
  * they are freed. Copies go into one array of the declared length, or, when the length is not
- * known, into pieces of growing size that are joined once at the end.
+ * known, into pieces of growing size that are joined once at the end. With `held`, the bytes
+ * gathered count there until the body is taken (`bytes`) or dropped (`discard`).
  */
 export class ByteCollector {
   private readonly pieces: Uint8Array[] = [];
@@ -21,13 +29,18 @@ export class ByteCollector {
   private total = 0;
 
   /** `expected`: the declared length, when the sender gave one (the bytes past it get a piece of their own). */
-  constructor(private readonly expected?: number) {}
+  constructor(
+    private readonly expected?: number,
+    private readonly held?: HeldBytes,
+  ) {}
 
   get size(): number {
     return this.total;
   }
 
+  /** Copies the chunk in; throws, adding nothing, when `held` refuses its bytes. */
   add(chunk: Uint8Array): void {
+    this.held?.take(chunk.length);
     let from = 0;
     while (from < chunk.length) {
       let last = this.pieces[this.pieces.length - 1];
@@ -44,19 +57,29 @@ export class ByteCollector {
     this.total += chunk.length;
   }
 
-  /** The whole body in one array: the only piece itself, or one copy of all of them. Drops the pieces. */
+  /** The whole body in one array: the only piece itself, or one copy of all of them. Drops the pieces and gives back what `held` counts. */
   bytes(): Uint8Array {
     const pieces = this.pieces.splice(0);
+    const total = this.total;
+    this.discard();
     if (pieces.length === 0) return new Uint8Array(0);
-    if (pieces.length === 1) return pieces[0]!.subarray(0, this.total);
-    const out = new Uint8Array(this.total);
+    if (pieces.length === 1) return pieces[0]!.subarray(0, total);
+    const out = new Uint8Array(total);
     let at = 0;
     for (const p of pieces) {
-      const n = Math.min(p.length, this.total - at);
+      const n = Math.min(p.length, total - at);
       out.set(n === p.length ? p : p.subarray(0, n), at);
       at += n;
     }
     return out;
+  }
+
+  /** Drops what was gathered and gives back what `held` counts (the exchange failed or was abandoned). */
+  discard(): void {
+    this.pieces.length = 0;
+    this.held?.release(this.total);
+    this.total = 0;
+    this.used = 0;
   }
 
   private nextPieceSize(needed: number): number {

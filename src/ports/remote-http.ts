@@ -3,6 +3,8 @@
  * SSRF policy applied to every URL and every redirect hop. Adapters that talk to remote
  * servers receive one from the composition root, so there is one guard for all of them.
  */
+import type { HeldBytes } from '../domain/byte-collector.js';
+
 export interface RemoteRequest {
   method: 'GET' | 'POST';
   url: string;
@@ -47,13 +49,10 @@ export interface RemoteHttp {
  * Bytes of remote response bodies being received at once, over every request of the process
  * (cog-url and configured rasters, feature backends, STAC APIs): one budget, so that many large
  * answers arriving together are refused instead of buffered. A body takes its bytes as they
- * arrive and releases them once it is complete or abandoned.
+ * arrive and releases them once it is complete or abandoned; `take` throws the service's busy
+ * refusal (503 with Retry-After, naming the bound) when they do not fit, taking nothing.
  */
-export interface InFlightBytes {
-  /** Takes `n` more bytes; throws the service's busy refusal (503 with Retry-After, naming the bound) when they do not fit, taking nothing. */
-  take(n: number): void;
-  release(n: number): void;
-}
+export type InFlightBytes = HeldBytes;
 
 /**
  * The address a URL may be fetched from, after the SSRF policy accepted it (pinned, so DNS

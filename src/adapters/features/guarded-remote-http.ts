@@ -61,16 +61,12 @@ export class GuardedRemoteHttp implements RemoteHttp {
     signal?.throwIfAborted();
     return new Promise((resolve, reject) => {
       let settled = false;
-      // Bytes of this body counted in the in-flight budget: given back however the exchange ends.
-      let held = 0;
-      const letGo = () => {
-        inFlight?.release(held);
-        held = 0;
-      };
+      // The body, its bytes counted in the in-flight budget until it is taken or dropped.
+      let collected: ByteCollector | undefined;
       const fail = (err: unknown) => {
         if (settled) return;
         settled = true;
-        letGo();
+        collected?.discard();
         request.destroy();
         reject(err);
       };
@@ -92,28 +88,23 @@ export class GuardedRemoteHttp implements RemoteHttp {
             fail(new RemoteHttpError('too-large', url.href, `the answer is ${declared} bytes; at most ${maxBytes} are read`));
             return;
           }
-          const collected = new ByteCollector(Number.isFinite(declared) ? declared : undefined);
+          const body = (collected = new ByteCollector(Number.isFinite(declared) ? declared : undefined, inFlight));
           res.on('data', (c: Buffer) => {
             if (settled) return;
-            if (collected.size + c.length > maxBytes) {
+            if (body.size + c.length > maxBytes) {
               fail(new RemoteHttpError('too-large', url.href, `the answer exceeds ${maxBytes} bytes`));
               return;
             }
             try {
-              inFlight?.take(c.length);
+              body.add(c);
             } catch (err) {
               fail(err);
-              return;
             }
-            held += c.length;
-            collected.add(c);
           });
           res.on('end', () => {
             if (settled) return;
             settled = true;
-            const whole = collected.bytes();
-            letGo();
-            resolve({ status, headers: flatten(res.headers), body: whole });
+            resolve({ status, headers: flatten(res.headers), body: body.bytes() });
           });
           res.on('error', (err) => fail(new RemoteHttpError('unreachable', url.href, err.message)));
         },

@@ -85,16 +85,12 @@ function requestOnce(target: CheckedUrl, policy: FetchPolicy, opts: GetOptions):
     // The first outcome wins: a timeout or a refused size stays what it is even though
     // destroying the socket then raises a generic error as well.
     let settled = false;
-    // Bytes of this body counted in the in-flight budget: given back however the exchange ends.
-    let held = 0;
-    const letGo = () => {
-      policy.inFlight?.release(held);
-      held = 0;
-    };
+    // The body, its bytes counted in the in-flight budget until it is taken or dropped.
+    let collected: ByteCollector | undefined;
     const fail = (err: AppError) => {
       if (settled) return;
       settled = true;
-      letGo();
+      collected?.discard();
       req.destroy();
       reject(err);
     };
@@ -117,28 +113,23 @@ function requestOnce(target: CheckedUrl, policy: FetchPolicy, opts: GetOptions):
         }
       }
       if (Number.isFinite(declared) && declared > policy.maxBytes) return fail(fetchErrors.tooLarge(policy.maxBytes, 'in one response (rasterFetch.maxBytes)'));
-      const body = new ByteCollector(Number.isFinite(declared) ? declared : undefined);
+      const body = (collected = new ByteCollector(Number.isFinite(declared) ? declared : undefined, policy.inFlight));
       res.on('data', (c: Buffer) => {
         if (settled) return;
         try {
           if (body.size + c.length > policy.maxBytes) throw fetchErrors.tooLarge(policy.maxBytes, 'in one response (rasterFetch.maxBytes)');
           opts.budget?.take(c.length);
-          policy.inFlight?.take(c.length);
+          body.add(c);
         } catch (err) {
           fail(err as AppError);
-          return;
         }
-        held += c.length;
-        body.add(c);
       });
       res.on('end', () => {
         if (settled) return;
         if (!res.complete) return fail(fetchErrors.failed(`The connection to ${where} closed before the response ended.`));
         settled = true;
         // Memory of its own (not a slice of Node's shared pool), so a library may keep it whole.
-        const bytes = body.bytes();
-        letGo();
-        resolve({ status, headers: flatten(res.headers), body: bytes });
+        resolve({ status, headers: flatten(res.headers), body: body.bytes() });
       });
       res.on('error', (err) => fail(connectionFailure(err, where)));
       res.on('aborted', () => fail(fetchErrors.failed(`The connection to ${where} closed before the response ended.`)));
@@ -151,7 +142,7 @@ function requestOnce(target: CheckedUrl, policy: FetchPolicy, opts: GetOptions):
       if (settled) return;
       if (err.name === 'AbortError') {
         settled = true;
-        letGo();
+        collected?.discard();
         return reject(err); // the caller gave up; geotiff.js retries or rethrows it
       }
       fail(err instanceof AppError ? err : connectionFailure(err, where));
