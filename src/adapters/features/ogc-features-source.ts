@@ -116,9 +116,11 @@ export class OgcFeaturesSource implements FeatureSource {
 
     const known = new Set(Object.keys(schema.fields));
     const canPush = (t: Expr) => caps.filter && (caps.text || caps.json) && supportedBy(t, caps.classes) && [...filterProperties(t)].every((p) => known.has(p));
-    let plan = requestPlan(query, info.items, limits.pageSize, caps, datetimeProperty, geometryNames, canPush);
+    const planWith = (push: (t: Expr) => boolean) => requestPlan(query, info.items, limits.pageSize, caps, datetimeProperty, geometryNames, push);
+    const allHere = () => planWith(() => false);
+    let plan = planWith(canPush);
     // A filter that would make the URL longer than servers commonly accept is evaluated here instead.
-    if (plan.pushed.includes('filter') && plan.first.length > MAX_PUSHED_URL) plan = requestPlan(query, info.items, limits.pageSize, caps, datetimeProperty, geometryNames, () => false);
+    if (plan.pushed.includes('filter') && plan.first.length > MAX_PUSHED_URL) plan = allHere();
 
     // The request's reads so far, this scan's included: the bounds hold for their sum.
     const reads = query.reads ?? remoteReads();
@@ -139,7 +141,7 @@ export class OgcFeaturesSource implements FeatureSource {
       const refusable = pages === 0 && plan.pushed.includes('filter');
       const page: { json: unknown; url: string } | undefined = await this.getJson(url, label, b, 'application/geo+json', refusable ? FILTER_REFUSALS : [], query.signal);
       if (!page) {
-        plan = requestPlan(query, info.items, limits.pageSize, caps, datetimeProperty, geometryNames, () => false);
+        plan = allHere();
         url = plan.first;
         continue;
       }
