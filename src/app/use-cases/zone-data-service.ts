@@ -248,8 +248,7 @@ export class ZoneDataService {
     if (source.zonesWithRows) {
       if (expr) await this.filter(c, source, expr, '');
       const query = { grid, level, boxes: 'boxes' in scope ? scope.boxes : [], ...('parent' in scope ? { parent: scope.parent } : {}), ...(expr ? { filter: expr } : {}), ...(datetime ? { datetime } : {}), reads: remoteReads() };
-      const rows = (s: AbortSignal | undefined) => this.guard('', () => source.zonesWithRows!(c, { ...query, ...(s ? { signal: s } : {}) }));
-      const found = await (c.backing.kind === 'parquet-lake' ? this.lakeTime.run(signal, rows) : rows(signal));
+      const found = await this.timed(c, signal, (s) => this.guard('', () => source.zonesWithRows!(c, { ...query, ...(s ? { signal: s } : {}) })));
       return (z) => found.has(z);
     }
     // Raster values have no time of their own here: without a filter every zone is kept.
@@ -346,13 +345,14 @@ export class ZoneDataService {
     return new BadRequestError('Filter not supported', `${label}CQL2 filters restrict the rows of row-based collections (parquet-lake, ogc-features); "${c.id}" is backed by ${c.backing.kind}, which has no rows to filter. Drop the filter for this collection.`);
   }
 
-  /**
-   * Reads one source, turning the lake's own errors into API errors that name the selection. A
-   * lake's read is bounded by limits.lakeQuerySeconds.
-   */
+  /** Reads one source, turning the lake's own errors into API errors that name the selection. */
   private read(source: ZoneDataSource, c: Collection, request: ZoneDataRequest, label: string): Promise<ZoneData> {
-    if (c.backing.kind !== 'parquet-lake') return this.guard(label, () => source.zoneData(c, request));
-    return this.lakeTime.run(request.signal, (signal) => this.guard(label, () => source.zoneData(c, { ...request, signal })));
+    return this.timed(c, request.signal, (signal) => this.guard(label, () => source.zoneData(c, { ...request, ...(signal ? { signal } : {}) })));
+  }
+
+  /** Work on the collection's source: a lake's is bounded by limits.lakeQuerySeconds (its signal then aborts at the budget too). */
+  private timed<T>(c: Collection, signal: AbortSignal | undefined, work: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+    return c.backing.kind === 'parquet-lake' ? this.lakeTime.run(signal, work) : work(signal);
   }
 
   private async guard<T>(label: string, fn: () => Promise<T>): Promise<T> {
