@@ -26,7 +26,7 @@
  * select different rows than the DuckDB lake does for the same valid filter.
  */
 import { children, isBooleanValued, properties, type Expr, type SpatialOp, type TemporalOp } from '../../domain/cql2/index.js';
-import { likeLiteral, likeMatcher } from '../../domain/cql2/like.js';
+import { likeMatcher, literalLikeMatcher, type LikeFolds } from '../../domain/cql2/like.js';
 import { bboxToGeometry, envelope, type Envelope, type Geometry } from '../../domain/geometry/geojson.js';
 import { spatialRelation, type SpatialRelation } from '../../domain/geometry/relate.js';
 import { decodeWkb, WkbError } from '../../domain/geometry/wkb.js';
@@ -130,7 +130,7 @@ function and(values: Tri[]): Tri {
 }
 
 /** CASEI and ACCENTI on strings. */
-const FOLDS = {
+const FOLDS: LikeFolds = {
   casei: (s: string) => s.toLowerCase(),
   accenti: (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC'),
 };
@@ -208,10 +208,9 @@ class Compiler {
       case 'like': {
         const v = this.scalar(e.value);
         if (v.t !== 'str' && v.t !== 'null') throw new FilterCompileError(`LIKE needs a string, not ${TYPE_NAME[v.t]}`);
-        const literal = likeLiteral(e.pattern);
-        if (literal) {
-          // The literal text is folded, the wildcards are not (as the DuckDB lake's regular expression).
-          const match = likeMatcher(literal.text, (text) => literal.folds.reduce((s, fold) => FOLDS[fold](s), text));
+        // The literal text is folded, the wildcards are not (as the DuckDB lake's regular expression).
+        const match = literalLikeMatcher(e.pattern, FOLDS);
+        if (match) {
           const test = (b: RowBatch, i: number): Tri => {
             const x = v.f(b, i);
             return x === null ? null : match(x as string);

@@ -65,6 +65,18 @@ export function likeLiteral(pattern: Expr): { text: string; folds: ('casei' | 'a
   return e.kind === 'string' ? { text: e.value, folds } : undefined;
 }
 
+/** The folds CASEI and ACCENTI, as an engine applies them to strings. */
+export type LikeFolds = Record<'casei' | 'accenti', (text: string) => string>;
+
+/**
+ * The test of a LIKE whose pattern is a literal (inside any CASEI/ACCENTI), the literal's text
+ * folded by the engine's `folds` and its wildcards not; undefined for any other pattern.
+ */
+export function literalLikeMatcher(pattern: Expr, folds: LikeFolds): ((value: string) => boolean) | undefined {
+  const literal = likeLiteral(pattern);
+  return literal && likeMatcher(literal.text, (text) => literal.folds.reduce((s, fold) => folds[fold](s), text));
+}
+
 /** A run of the pattern between two `%`: code points, -1 for `_`; `masks` for the bit-parallel search. */
 interface Segment {
   units: Int32Array;

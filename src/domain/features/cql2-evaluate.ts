@@ -8,7 +8,7 @@
  * in `geometryNames` (when the feature's properties have no such key).
  */
 import { properties, type Expr, type IntervalBound, type Like } from '../cql2/ast.js';
-import { likeLiteral, likeMatcher } from '../cql2/like.js';
+import { likeMatcher, literalLikeMatcher, type LikeFolds } from '../cql2/like.js';
 import type { Geometry } from '../geometry/geojson.js';
 import { bboxToGeometry } from '../geometry/geojson.js';
 import { spatialRelation, type SpatialRelation } from '../geometry/relate.js';
@@ -240,7 +240,7 @@ function compare(a: Value, b: Value): number | null {
   return null;
 }
 
-const FOLDS = {
+const FOLDS: LikeFolds = {
   casei: (s: string) => s.toLowerCase(),
   accenti: (s: string) => s.normalize('NFD').replace(/\p{M}/gu, ''),
 };
@@ -258,8 +258,7 @@ function likeTest(e: Like): Test {
 }
 
 function compileLike(e: Like): Test {
-  const literal = likeLiteral(e.pattern);
-  const match = literal && likeMatcher(literal.text, (text) => literal.folds.reduce((s, fold) => FOLDS[fold](s), text));
+  const match = literalLikeMatcher(e.pattern, FOLDS);
   const t: Test = (f, g) => {
     const v = value(e.value, f, g);
     if (typeof v !== 'string') return null;
