@@ -150,6 +150,26 @@ export function datastoreContract(name: string, open: () => Promise<{ store: Dat
       expect(done.jobCounts.successful).to.equal(24);
     });
 
+    it('reads a job and its attempts as of one moment while jobs finish', async () => {
+      const { created, jobs } = await create('snapshot', Array.from({ length: 80 }, (_, i) => `S${i}-0-A`));
+      await Promise.all(jobs.map((j) => store.claimJob(j.id, 'w', 3)));
+      let finishing = true;
+      const finish = (async () => {
+        for (const j of jobs) await store.completeJob(j.id, 1, RESULT);
+        finishing = false;
+      })();
+      let reads = 0;
+      // A job listed running has a running last attempt; a job read alone shows its state and attempt together.
+      while (finishing) {
+        const [running, one] = await Promise.all([store.listJobs(created.id, { limit: 1000, offset: 0, status: 'running' }), store.getJob(created.id, jobs[reads % jobs.length]!.id)]);
+        for (const job of running.items) expect(job.attempts.at(-1)?.outcome, `job ${job.id} listed running`).to.equal('running');
+        expect(one!.attempts.at(-1)?.outcome, `job ${one!.id} read alone`).to.equal(one!.status === 'successful' ? 'successful' : 'running');
+        reads++;
+      }
+      await finish;
+      expect(reads, 'reads made while the jobs finished').to.be.above(3);
+    });
+
     it('records failed attempts, retries them, and fails the job (and its order) for good on the last', async () => {
       const { created, jobs } = await create('failer', ['A0-0-A', 'B0-0-B']);
       const id = jobs[0]!.id;

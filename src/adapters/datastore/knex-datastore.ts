@@ -205,13 +205,27 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore, 
       const q = this.db('jobs').where({ order_id: orderId });
       return page.status ? q.andWhere({ status: page.status }) : q;
     };
-    const [total, rows] = await Promise.all([this.count(base()), base().orderBy('id').limit(page.limit).offset(page.offset)]);
-    return { total, items: await this.withAttempts(this.db, rows) };
+    return this.snapshot(async (trx) => {
+      const [total, rows] = await Promise.all([this.count(base().transacting(trx)), base().transacting(trx).orderBy('id').limit(page.limit).offset(page.offset)]);
+      return { total, items: await this.withAttempts(trx, rows) };
+    });
   }
 
   async getJob(orderId: number, jobId: number): Promise<Job | undefined> {
-    const row = await this.db('jobs').where({ order_id: orderId, id: jobId }).first();
-    return row ? (await this.withAttempts(this.db, [row]))[0] : undefined;
+    return this.snapshot(async (trx) => {
+      const row = await trx('jobs').where({ order_id: orderId, id: jobId }).first();
+      return row ? (await this.withAttempts(trx, [row]))[0] : undefined;
+    });
+  }
+
+  /**
+   * Reads that must agree with each other (a job and its attempts): one snapshot of the database.
+   * PostgreSQL gives each statement its own snapshot under READ COMMITTED, so a job finishing
+   * between two of them showed `running` with a `successful` last attempt; REPEATABLE READ takes
+   * one for the transaction. An SQLite transaction reads one state of the file.
+   */
+  private snapshot<T>(read: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.db.transaction(read, this.opts.kind === 'postgres' ? { isolationLevel: 'repeatable read', readOnly: true } : {});
   }
 
   async dismissOrder(owner: string, id: number): Promise<{ order: Order; jobIds: number[] } | undefined> {
