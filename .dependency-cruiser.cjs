@@ -13,7 +13,7 @@ module.exports = {
       comment: 'src/ports may name domain types only; never adapters or app code.',
       severity: 'error',
       from: { path: '^src/ports/' },
-      to: { path: '^src/(adapters|app)/' },
+      to: { path: '^src/(adapters|app|http)/' },
     },
     {
       name: 'adapters-do-not-import-each-other',
@@ -27,7 +27,14 @@ module.exports = {
       comment: 'Only the composition root (src/app/container.ts, src/app/grid-factories.ts) constructs adapters.',
       severity: 'error',
       from: { path: '^src/app/', pathNot: '^src/app/(container|grid-factories)\\.ts$' },
-      to: { path: '^src/adapters/' },
+      to: { path: '^src/(adapters|http)/' },
+    },
+    {
+      name: 'driven-adapters-do-not-know-http',
+      comment: 'The HTTP side drives the use cases; no driven adapter imports it.',
+      severity: 'error',
+      from: { path: '^src/adapters/' },
+      to: { path: '^src/http/' },
     },
   ],
   options: {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import net from 'node:net';
 import { startTestServer } from '../support/test-server.js';
 import { startPostgres, type PostgresHandle } from '../support/postgres.js';
-import { isLoopbackPeer } from '../../src/adapters/http/routes/admin.js';
+import { isLoopbackPeer } from '../../src/http/routes/admin.js';
 import type { Request } from 'restify';
 import { sha256Hex } from '../../src/adapters/auth/sha256-token-verifier.js';
 

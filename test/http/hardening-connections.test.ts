@@ -7,8 +7,8 @@
 import { expect } from 'chai';
 import net from 'node:net';
 import pino from 'pino';
-import { createHttpServer, type HttpLimits } from '../../src/adapters/http/server.js';
-import { defineRoute, json, type AnyRoute } from '../../src/adapters/http/route.js';
+import { createHttpServer, type HttpLimits } from '../../src/http/server.js';
+import { defineRoute, json, type AnyRoute } from '../../src/http/route.js';
 import { startServerProcess, type ServerProcess } from '../../scripts/fuzz/server-process.js';
 import { idleSocket, rawExchange, untilClosed, type RawResponse } from './http-basics-raw-client.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { startTestServer, REPO_ROOT, type TestServer } from '../support/test-server.js';
-import { byteRange } from '../../src/adapters/http/byte-range.js';
+import { byteRange } from '../../src/http/byte-range.js';
 
 /**
  * Source links: a collection's local raster or STAC files are served read-only at

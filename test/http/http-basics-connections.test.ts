@@ -3,8 +3,8 @@ import type { Socket } from 'node:net';
 import pino from 'pino';
 import { z } from 'zod';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { createHttpServer } from '../../src/adapters/http/server.js';
-import { defineRoute, json } from '../../src/adapters/http/route.js';
+import { createHttpServer } from '../../src/http/server.js';
+import { defineRoute, json } from '../../src/http/route.js';
 import { ForbiddenError } from '../../src/app/errors.js';
 import { idleSocket, rawExchange, untilClosed } from './http-basics-raw-client.js';
 

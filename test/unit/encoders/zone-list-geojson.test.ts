@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { zoneFeature, zoneFeatureCollectionChunks } from '../../../src/adapters/http/encoders/zone-list-geojson.js';
+import { zoneFeature, zoneFeatureCollectionChunks } from '../../../src/http/encoders/zone-list-geojson.js';
 import { GRID_FACTORIES } from '../../../src/app/grid-factories.js';
 
 /**

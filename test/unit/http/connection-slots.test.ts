@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConnectionSlots } from '../../../src/adapters/http/connection-slots.js';
+import { ConnectionSlots } from '../../../src/http/connection-slots.js';
 
 describe('ConnectionSlots', () => {
   it('refuses a peer past its cap, whatever room the server has', () => {

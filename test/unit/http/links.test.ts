@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Links } from '../../../src/adapters/http/links.js';
+import { Links } from '../../../src/http/links.js';
 import { mulberry32 } from '../../../scripts/lib/prng.js';
 
 /** What href gave before its text fast path: the URL parser's answer. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { once } from 'node:events';
-import { steppedReadable, type SteppedChunks } from '../../../src/adapters/http/stepped-stream.js';
+import { steppedReadable, type SteppedChunks } from '../../../src/http/stepped-stream.js';
 
 /** `n` pieces of `size` bytes with pauses between; `made` counts pieces produced, `ended` is set when the generator is closed. */
 function pieces(n: number, size: number, state: { made: number; ended: boolean }, failAt = -1): SteppedChunks {

@@ -1,0 +1,50 @@
+import type { ZoneData } from '../../domain/zone-data.js';
+import { outlineToGeoJson } from '../../domain/geometry/rfc7946.js';
+import { mediaType } from '../formats.js';
+import type { Reply } from '../route.js';
+import type { ZoneDataContext } from './zone-data-context.js';
+import { writeParquet, type ParquetCell, type ParquetColumn } from './parquet-writer.js';
+import { ZoneGeometryColumn } from './geoparquet-metadata.js';
+import { pacer } from './zone-data-chunks.js';
+
+/**
+ * Zone data as Parquet or GeoParquet 1.1: one row per sub-zone and depth, `zone_id`, `depth`,
+ * then every field as a nullable DOUBLE (the DGGS-JSON values, nulls kept); GeoParquet adds the
+ * WKB `geometry` of each sub-zone. The zone, grid and depths go into file metadata so a file
+ * says what it holds once detached from the URL. Outlines are computed ahead, giving the event
+ * loop a turn between slices; the request's geometry bound keeps their WKB small.
+ */
+export async function zoneDataParquet(data: ZoneData, ctx: ZoneDataContext, geo: boolean): Promise<Reply> {
+  const names = Object.keys(data.fields);
+  const columns: ParquetColumn[] = [{ name: 'zone_id', type: 'string' }, { name: 'depth', type: 'integer' }, ...names.map((n) => ({ name: n, type: 'double' as const }))];
+  const geometry = geo ? new ZoneGeometryColumn() : undefined;
+  if (geometry) columns.push({ name: 'geometry', type: 'blob' });
+  const wkb: Uint8Array[][] = [];
+  if (geometry) {
+    const tick = pacer();
+    for (const d of data.depths) {
+      const list: Uint8Array[] = [];
+      for (const zone of d.zones) {
+        list.push(geometry.wkb(outlineToGeoJson(ctx.grid.zoneOutline(zone, ctx.refined))));
+        await tick();
+      }
+      wkb.push(list);
+    }
+  }
+  function* rows(): Generator<ParquetCell[]> {
+    for (let k = 0; k < data.depths.length; k++) {
+      const d = data.depths[k]!;
+      for (let i = 0; i < d.zones.length; i++) {
+        const row: ParquetCell[] = [d.zones[i]!, d.depth];
+        for (const n of names) row.push(d.values[n]?.[i] ?? null);
+        if (geometry) row.push(wkb[k]![i]!);
+        yield row;
+      }
+    }
+  }
+  const kvMetadata = { dggrs: data.dggrsId, zone_id: data.zoneId, depths: data.depths.map((d) => d.depth).join(',') };
+  const body = await writeParquet(columns, rows(), geometry ? { geometryColumn: 'geometry', geoMetadata: geometry.metadata(), kvMetadata } : { kvMetadata });
+  const format = geo ? 'geoparquet' : 'parquet';
+  const name = `${data.dggrsId}-${data.zoneId}-data${geo ? '.geoparquet' : ''}.parquet`.replace(/[^A-Za-z0-9._-]/g, '_');
+  return { contentType: mediaType(format), body, headers: { 'Content-Disposition': `attachment; filename="${name}"` } };
+}

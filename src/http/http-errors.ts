@@ -1,0 +1,81 @@
+import { AppError } from '../app/errors.js';
+
+/**
+ * Refusals of the HTTP layer itself (request line, headers, body encoding, connections). They are
+ * AppErrors so the one error mapper turns them into ApiError bodies like every other error; some
+ * carry response headers the status calls for.
+ */
+export class HttpRefusal extends AppError {
+  constructor(status: number, message: string, hint: string, readonly headers: Record<string, string> = {}) {
+    super(status, message, hint);
+  }
+}
+
+export class MalformedRequestError extends HttpRefusal {
+  constructor(hint: string) {
+    super(400, 'Malformed request', hint);
+  }
+}
+
+export class InvalidBodyError extends HttpRefusal {
+  constructor(hint: string) {
+    super(400, 'Invalid request body', hint);
+  }
+}
+
+export class RequestTimeoutError extends HttpRefusal {
+  /** `head`: the request line and headers were late; `request`: the body was. */
+  constructor(part: 'head' | 'request', ms: number) {
+    super(
+      408,
+      'Request timeout',
+      part === 'head'
+        ? `The request line and headers must arrive within ${ms} ms of the connection opening or of the previous answer (server.headersTimeoutMs).`
+        : `The whole request, body included, must arrive within ${ms} ms (server.requestTimeoutMs).`,
+    );
+  }
+}
+
+export class MethodNotAllowedError extends HttpRefusal {
+  constructor(hint: string) {
+    super(405, 'Method not allowed', hint);
+  }
+}
+
+export class ExpectationFailedError extends HttpRefusal {
+  constructor() {
+    super(417, 'Expectation failed', 'The only Expect value understood is 100-continue.');
+  }
+}
+
+export class UriTooLongError extends HttpRefusal {
+  constructor(maxBytes: number) {
+    super(414, 'URI too long', `The request target (path and query) is limited to ${maxBytes} bytes (server.maxUrlBytes); send fewer or shorter query parameters.`);
+  }
+}
+
+export class HeadersTooLargeError extends HttpRefusal {
+  constructor(maxBytes: number) {
+    super(431, 'Request header fields too large', `Header names and values are limited to ${maxBytes} bytes in all (server.maxHeaderBytes).`);
+  }
+}
+
+export class UnsupportedMediaTypeError extends HttpRefusal {
+  /** `acceptEncoding`: the codings we read, sent back when the coding was the problem (RFC 9110 §12.5.3). */
+  constructor(hint: string, acceptEncoding?: string) {
+    super(415, 'Unsupported media type', hint, acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {});
+  }
+}
+
+export class TooManyConnectionsError extends HttpRefusal {
+  /** 429 when this peer holds too many connections, 503 when the whole server does. */
+  constructor(scope: 'peer' | 'server', max: number) {
+    super(
+      scope === 'peer' ? 429 : 503,
+      'Too many connections',
+      scope === 'peer'
+        ? `A client address may hold at most ${max} open connections (server.maxConnectionsPerPeer); close idle ones or reuse them.`
+        : `The server holds its maximum of ${max} open connections (server.maxConnections); retry shortly.`,
+    );
+  }
+}

@@ -1,0 +1,147 @@
+import { Readable } from 'node:stream';
+import type { Request, Response } from 'restify';
+import type { ZodType } from 'zod';
+import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from './schemas/zod.js';
+import { ValidationError } from '../app/errors.js';
+import { negotiate, type Format } from './formats.js';
+import type { Links } from './links.js';
+
+/** What a handler answers; the route kit writes it. */
+export interface Reply {
+  status?: number;
+  contentType: string;
+  /** A Readable is streamed (memory stays bounded for large files); its length goes in `headers`. */
+  body: string | Uint8Array | Readable | object;
+  headers?: Record<string, string>;
+}
+
+export interface HandlerInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** Negotiated format, when the route declares `formats`. */
+  format: Format;
+  links: Links;
+  req: Request;
+  /** Aborts when the client goes away before the answer is finished: pass it on to the work. */
+  signal: AbortSignal;
+}
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+/**
+ * One route: its schemas validate the request, type the handler and document the route in
+ * OpenAPI, so the three cannot drift apart.
+ */
+export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends ZodType> {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** OpenAPI form: `/collections/{collection_id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Status for a request that fails its schema: the contract says 422 on grid and zone routes, 400 elsewhere. */
+  invalidStatus?: 400 | 422;
+  /** Formats the route can answer; the first of `defaultFormat` or this list is used when nothing is asked. */
+  formats?: readonly Format[];
+  defaultFormat?: Format;
+  /** Requires a bearer token (documented in OpenAPI, enforced by `authenticate` before the body is read). */
+  secured?: boolean;
+  /** Refuses a request by who sent it (throw an AppError); runs before the body is read. */
+  authorize?: (req: Request) => void;
+  /** Hidden from the OpenAPI document (for example /admin). */
+  internal?: boolean;
+  /**
+   * Concrete paths the API document also lists this operation under, with their own query
+   * parameters (e.g. one items path per collection with that collection's properties, as OGC API
+   * Features clients such as GDAL look them up). Requests still match `path`.
+   */
+  documentedAt?: () => Promise<{ path: string; operationId: string; summary?: string; query: AnyObject }[]>;
+  responses: RouteConfig['responses'];
+  handler: (input: HandlerInput<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<Reply>;
+}
+
+export type AnyRoute = RouteSpec<AnyObject, AnyObject, ZodType>;
+
+export function defineRoute<P extends AnyObject = z.ZodObject<{}>, Q extends AnyObject = z.ZodObject<{}>, B extends ZodType = z.ZodUndefined>(
+  spec: RouteSpec<P, Q, B>,
+): AnyRoute {
+  return spec as unknown as AnyRoute;
+}
+
+/** Restify path syntax from the OpenAPI one. */
+export function restifyPath(openApiPath: string): string {
+  return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+export function parseInput(route: AnyRoute, req: Request, links: Links, signal: AbortSignal): HandlerInput<unknown, unknown, unknown> {
+  const status = route.invalidStatus ?? 400;
+  const params = validate(route.params, req.params ?? {}, 'path parameter', status);
+  const query = validate(route.query, normaliseQuery(req.query), 'query parameter', status);
+  const body = route.body ? validate(route.body, req.body, 'request body', status) : undefined;
+  const raw = normaliseQuery(req.query);
+  const format = route.formats
+    ? negotiate(typeof raw.f === 'string' ? raw.f : undefined, req.header('accept'), route.formats, route.defaultFormat ?? route.formats[0]!)
+    : 'json';
+  return { params, query, body, format, links, req, signal };
+}
+
+/** Repeated parameters keep their last value; the contract has no multi-valued parameters. */
+function normaliseQuery(query: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (query && typeof query === 'object') {
+    for (const [k, v] of Object.entries(query)) out[k] = Array.isArray(v) ? v[v.length - 1] : v;
+  }
+  return out;
+}
+
+function validate(schema: ZodType | undefined, value: unknown, what: string, status: 400 | 422): unknown {
+  if (!schema) return {};
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const name = issue.path.map(String).join('.');
+  const where = name ? `${what} "${name}"` : what;
+  throw new ValidationError(`Invalid ${what}`, `${where}: ${issue.message}`, status);
+}
+
+export function send(res: Response, reply: Reply): void {
+  const status = reply.status ?? 200;
+  for (const [k, v] of Object.entries(reply.headers ?? {})) res.header(k, v);
+  if (reply.body instanceof Readable) {
+    const stream = reply.body;
+    res.writeHead(status, { 'Content-Type': reply.contentType });
+    if (res.req?.method === 'HEAD') {
+      stream.destroy();
+      res.end();
+      return;
+    }
+    // A failed read after the headers went out can only cut the response short.
+    stream.on('error', () => res.destroy());
+    res.on('close', () => stream.destroy());
+    stream.pipe(res);
+    return;
+  }
+  const buffer = bodyBytes(reply.body);
+  res.writeHead(status, { 'Content-Type': withCharset(reply.contentType), 'Content-Length': buffer.length });
+  res.end(buffer);
+}
+
+/** The bytes of a body that is not a stream: text as UTF-8, an object as its JSON. */
+export function bodyBytes(body: Exclude<Reply['body'], Readable>): Buffer {
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return Buffer.from(JSON.stringify(body), 'utf8');
+}
+
+/** Text types get a charset; binary ones whose name merely contains "json" (UBJSON) do not. */
+function withCharset(type: string): string {
+  return /[/+]json\b|html|text/.test(type) && !/charset|version=/.test(type) ? `${type}; charset=utf-8` : type;
+}
+
+export const json = (body: object, contentType = 'application/json', status = 200): Reply => ({ status, contentType, body });

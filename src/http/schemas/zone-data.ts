@@ -1,0 +1,163 @@
+import { z } from './zod.js';
+import { Link, SchemaProperty } from './common.js';
+import { formatParam, queryBoolean, queryList, queryNumber } from './query.js';
+import { STATISTICS } from '../../domain/aggregation/statistics.js';
+
+/** Query parameters and the DataResponse body of the zone-data routes. */
+export const ZONE_DATA_F = ['dggs+json', 'json', 'dggs+ubjson', 'ubjson', 'geo+json', 'html', 'parquet', 'geoparquet'] as const;
+
+const common = {
+  f: formatParam(ZONE_DATA_F, 'Response format (default DGGS-JSON); when omitted the Accept header decides'),
+  'zone-depth': z.string().optional().openapi({ description: 'Relative depth(s) of the sub-zones: `2`, `1,3` or `1-3`; default is the grid default depth', example: '2' }),
+  datetime: z.string().optional().openapi({ description: 'RFC 3339 instant or interval start/end (open ends `..`); filters temporal sources', example: '2024-06-01T00:00:00Z/..' }),
+  subset: z.string().optional().openapi({ description: 'Subset on axes beyond the grid\'s: time("start":"end") on a collection with a temporal extent (as datetime). Lat/Lon are the grid\'s axes (400), as is any other axis.', example: 'time("2024-01-05T00:00:00Z":"2024-01-10T00:00:00Z")' }),
+  'refined-geometry': queryBoolean('Densify returned geometry (geo+json, geoparquet); default false'),
+  'cog-no-data-value': queryNumber('Pixels equal to this value are excluded; overrides the collection default'),
+  'cog-sampling-factor': queryNumber('Samples per sub-zone (density multiplier); default 8', { min: 0.01, max: 4096 }),
+  'cog-all-touched': queryBoolean('Also count pixels that merely touch a sub-zone; default false'),
+};
+
+const stacParams = {
+  'stac-search-strategy': z.enum(['single', 'latest', 'mosaic']).optional().openapi({ description: 'STAC item selection: single (default), latest, mosaic' }),
+  intersection_percent: queryNumber('Share of the zone an item (single) or the mosaic must cover, 0-100', { min: 0, max: 100 }),
+  cloud_cover_percent: queryNumber('Maximum eo:cloud_cover of STAC items, 0-100', { min: 0, max: 100 }),
+};
+
+const statList = z
+  .string()
+  .transform((s, ctx) => {
+    const parts = s.split(',').map((p) => p.trim()).filter(Boolean);
+    const bad = parts.filter((p) => !(STATISTICS as readonly string[]).includes(p));
+    if (parts.length === 0 || bad.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `unknown statistic${bad.length > 1 ? 's' : ''} ${bad.join(', ')}; use ${STATISTICS.join(', ')}` });
+      return z.NEVER;
+    }
+    return [...new Set(parts)];
+  })
+  .optional()
+  .openapi({ type: 'string', description: `Comma-separated statistics: ${STATISTICS.join(', ')}; default mean`, example: 'mean,max' });
+
+const bandList = z
+  .string()
+  .transform((s, ctx) => {
+    const parts = s.split(',').map((p) => p.trim());
+    if (parts.some((p) => !/^\d+$/.test(p) || Number(p) < 1)) {
+      ctx.addIssue({ code: 'custom', message: 'bands are 1-based integers, like 1,2' });
+      return z.NEVER;
+    }
+    return [...new Set(parts.map(Number))];
+  })
+  .optional()
+  .openapi({ type: 'string', description: 'Comma-separated 1-based band indices; default 1', example: '1' });
+
+const filterParams = {
+  filter: z.string().optional().openapi({ description: 'CQL2 predicate on the rows of a row-based collection (parquet lake, OGC API Features): only matching rows contribute (see /collections/{collection_id}/queryables); 400 on raster backings' }),
+  'filter-lang': z.enum(['cql2-text', 'cql2-json']).optional().openapi({ description: 'Encoding of `filter`; default cql2-text' }),
+};
+
+export const CollectionZoneDataQuery = z.object({
+  ...common,
+  profile: z
+    .enum(['rfc7946', 'jsonfg-dggs', 'jsonfg-dggs-plus', 'jsonfg-dggs-zoneids', 'jsonfg-dggs-zoneids-plus'])
+    .optional()
+    .openapi({ description: 'With geo+json (or no other format asked): jsonfg-dggs* answers DGGS-JSON-FG, the features of a parquet-lake collection in the zone with geometry quantized to the sub-zones of one zone-depth (local indices, or zone ids for -zoneids; -plus adds the CRS84 geometry); rfc7946 is plain GeoJSON' }),
+  ...stacParams,
+  ...filterParams,
+  properties: queryList('Comma-separated fields to include (all queryables when omitted)'),
+  'exclude-properties': queryList('Comma-separated fields to drop, applied after properties'),
+  'cog-stat': statList.openapi({ description: 'Extension: report these statistics of each selected field as `<field>_<stat>` instead of its configured statistic' }),
+});
+
+export const AdHocZoneDataQuery = z.object({
+  ...common,
+  'cog-url': z.string().optional().openapi({ description: 'URL of a Cloud-Optimized GeoTIFF (required)', example: 'https://example.com/cog.tif' }),
+  'cog-stat': statList,
+  'cog-band': bandList,
+});
+
+/** Query of the cross-collection POST: only these are accepted (properties, exclude-properties, cog-url are 400). */
+export const CrossCollectionZoneDataQuery = z.object({
+  f: common.f,
+  'zone-depth': common['zone-depth'],
+  datetime: z.string().optional().openapi({ description: 'RFC 3339 instant or interval start/end (open ends `..`); applies to each source with a time dimension (STAC scenes, lake datetime columns)', example: '2024-06-01T00:00:00Z/..' }),
+  'refined-geometry': common['refined-geometry'],
+});
+
+/** Bounds of a cross-collection body; the values bound (limits.maxZoneDataValues) caps the joined table as a whole. */
+export const MAX_SELECTIONS = 16;
+export const MAX_FIELDS_PER_SELECTION = 64;
+const MAX_FILTER_TEXT = 16_384;
+
+const Cql2Json = z
+  .object({ op: z.string().min(1), args: z.array(z.unknown()) })
+  .loose()
+  .openapi({ description: 'CQL2-JSON predicate', example: { op: '>', args: [{ property: 'temperature' }, 20] } });
+
+export const FilterSpec = z
+  .union([z.string().min(1).max(MAX_FILTER_TEXT), Cql2Json])
+  .openapi({ description: 'CQL2-Text (a string) or CQL2-JSON (an object with op and args); the JSON type tells which' });
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
+export const CollectionSelectionBody = z
+  .object({
+    id: z.string().regex(NAME, 'a collection id: letters, digits, _ . - (see /collections)').openapi({ description: 'Collection to read from', example: 'demo-stations' }),
+    fields: z
+      .array(z.string().min(1).max(128))
+      .min(1, 'name at least one field (no wildcard exists)')
+      .max(MAX_FIELDS_PER_SELECTION)
+      .refine((f) => new Set(f).size === f.length, 'each field once')
+      .openapi({ description: `Fields of the collection (see its /queryables), 1 to ${MAX_FIELDS_PER_SELECTION}, each once`, example: ['temperature'] }),
+    alias: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, _ . - (up to 64)')
+      .nullish()
+      .openapi({ description: 'Output column prefix instead of the id: `{alias}__{field}`; needed to select one collection twice' }),
+    filter: FilterSpec.nullish().openapi({ description: 'CQL2 predicate restricting the rows that contribute (row-based collections: parquet lake, OGC API Features): CQL2-Text as a string, CQL2-JSON as an object' }),
+  })
+  .strict()
+  .openapi('CollectionSelectionBody');
+
+export const CrossCollectionRequest = z
+  .object({
+    collections: z.array(CollectionSelectionBody).min(1, 'list at least one collection').max(MAX_SELECTIONS),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    const seen = new Map<string, number>();
+    body.collections.forEach((c, i) => {
+      const prefix = c.alias ?? c.id;
+      const at = seen.get(prefix);
+      if (at !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['collections', i, 'alias'], message: `prefix "${prefix}" is already used by collections[${at}]: give each selection of one collection a distinct alias` });
+      }
+      seen.set(prefix, i);
+    });
+  })
+  .openapi('CrossCollectionRequest', {
+    description: `Fields of up to ${MAX_SELECTIONS} collections, joined on zone id into columns \`{alias|id}__{field}\``,
+    example: { collections: [{ id: 'demo-stations', fields: ['temperature'], filter: 'temperature > 0' }, { id: 'demo-elevation', fields: ['elevation'] }] },
+  });
+export type CrossCollectionRequest = z.infer<typeof CrossCollectionRequest>;
+
+const ValueDepth = z.object({
+  depth: z.number().int(),
+  shape: z.object({ count: z.number().int(), subZones: z.number().int() }),
+  data: z.array(z.number().nullable()),
+});
+
+export const DataResponse = z
+  .object({
+    $schema: z.string().optional(),
+    dggrs: z.string(),
+    zoneId: z.string(),
+    depths: z.array(z.number().int()),
+    links: z.array(Link),
+    defaultDepth: z.number().int().nullish(),
+    dimensions: z.array(z.object({ name: z.string(), interval: z.array(z.string().nullable()), grid: z.object({ cellsCount: z.number().int(), coordinates: z.array(z.string()).optional() }) })).nullish(),
+    schema: z.object({ type: z.literal('object'), properties: z.record(z.string(), SchemaProperty), required: z.array(z.string()).nullish() }).nullish(),
+    values: z.record(z.string(), z.array(ValueDepth)),
+    data: z.record(z.string(), z.record(z.string(), z.number().nullable())).nullish().openapi({ description: 'One row per resolved zone (keyed by zone id): `depth` and one value per field' }),
+    zones: z.array(z.object({ depth: z.number().int(), zoneIds: z.array(z.string()) })).nullish().openapi({ description: 'The zones of each depth, in the grid order' }),
+  })
+  .openapi('DataResponse');
