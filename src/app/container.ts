@@ -13,7 +13,7 @@ import { ConfigCollectionCatalog, ConfigFieldSource } from './config-collection-
 import { CollectionsService } from './use-cases/collections-service.js';
 import { OrdersService } from './use-cases/orders-service.js';
 import { JobRunner } from './use-cases/job-runner.js';
-import { DatastoreNotInitializedError, UnauthorizedError } from './errors.js';
+import { NotAuthenticatedError, DatastoreNotInitializedError } from '../ports/errors.js';
 import { KnexDatastore } from '../adapters/datastore/knex-datastore.js';
 import { DatastoreReadiness } from './datastore-readiness.js';
 import { Sha256TokenVerifier } from '../adapters/auth/sha256-token-verifier.js';
@@ -235,7 +235,7 @@ const principals = new WeakMap<Request, Principal>();
 function ownerOf(req: Request): string {
   const principal = principals.get(req);
   // Reached only when authentication did not run for this request: refuse rather than guess.
-  if (!principal) throw new UnauthorizedError();
+  if (!principal) throw new NotAuthenticatedError();
   return principal.owner;
 }
 
@@ -294,7 +294,7 @@ export async function createApp(config: Config, logger?: Logger): Promise<App> {
     authenticate: async (req: Request) => {
       const header = req.header('authorization') ?? '';
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      if (!match) throw new UnauthorizedError();
+      if (!match) throw new NotAuthenticatedError();
       let principal: Principal | undefined;
       try {
         principal = await verifier.verify(match[1]!);
@@ -305,7 +305,7 @@ export async function createApp(config: Config, logger?: Logger): Promise<App> {
         });
         throw err;
       }
-      if (!principal) throw new UnauthorizedError();
+      if (!principal) throw new NotAuthenticatedError();
       principals.set(req, principal);
     },
   });

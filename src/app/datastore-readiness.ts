@@ -1,5 +1,5 @@
 import type { DatastoreAdmin } from '../ports/datastore.js';
-import { DatastoreNotInitializedError } from './errors.js';
+import { DatastoreNotInitializedError } from '../ports/errors.js';
 
 /**
  * Whether the datastore is initialised, remembered once it is. While the process runs it can only

@@ -1,4 +1,5 @@
 import type { Dggrs, GridRegistry } from '../ports/grid-registry.js';
+import { UnknownGridError } from '../ports/errors.js';
 
 /** The enabled grids, in config order; the configured default must be among them. */
 export class EnabledGridRegistry implements GridRegistry {
@@ -18,5 +19,11 @@ export class EnabledGridRegistry implements GridRegistry {
 
   get(id: string): Dggrs | undefined {
     return this.byId.get(id);
+  }
+
+  require(id: string): Dggrs {
+    const grid = this.byId.get(id);
+    if (!grid) throw new UnknownGridError(id, [...this.byId.keys()]);
+    return grid;
   }
 }

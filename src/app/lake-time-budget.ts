@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from './errors.js';
+import { UnavailableError } from '../ports/errors.js';
 
 /** limits.lakeQuerySeconds when not configured. */
 export const DEFAULT_LAKE_QUERY_SECONDS = 30;
@@ -8,14 +8,15 @@ export const DEFAULT_LAKE_QUERY_SECONDS = 30;
  * takes depends on what else the lake is doing (its threads and query slots are shared), so the
  * same request may pass on a quieter service; the hint also says how to ask for less.
  */
-export class LakeTimeBudgetError extends ServiceUnavailableError {
+export class LakeTimeBudgetError extends UnavailableError {
   constructor(
     seconds: number,
-    readonly retryAfterSeconds: number,
+    retryAfterSeconds: number,
   ) {
     super(
       'Lake query too long',
       `The lake work of this request ran past its time budget of ${seconds} s (limits.lakeQuerySeconds) and was stopped. Retry after the Retry-After seconds, or ask for less: a smaller bbox, zone or zone-depth, a narrower datetime, or a filter the lake settles faster.`,
+      retryAfterSeconds,
     );
   }
 }

@@ -6,7 +6,7 @@ import { selectItems, StacSelectionError, type SelectedItem } from '../domain/st
 import type { ZoneDataSource } from '../ports/zone-data-source.js';
 import type { RasterDataset, RasterReader } from '../ports/raster-reader.js';
 import { StacCatalogError, type StacCatalogFactory } from '../ports/stac-catalog.js';
-import { BadRequestError, ServiceUnavailableError } from './errors.js';
+import { InvalidRequestError, UnavailableError } from '../ports/errors.js';
 import { outlineToGeoJson } from '../domain/geometry/rfc7946.js';
 
 /** One output field: a statistic of one band (the raster computation's field plan). */
@@ -66,7 +66,7 @@ export class StacZoneDataSource implements ZoneDataSource {
         ...(request.reads ? { reads: request.reads } : {}),
       });
     } catch (err) {
-      if (err instanceof StacCatalogError) throw new ServiceUnavailableError('STAC catalog unavailable', `The catalog of collection ${collection.id} could not be read.`);
+      if (err instanceof StacCatalogError) throw new UnavailableError('STAC catalog unavailable', `The catalog of collection ${collection.id} could not be read.`);
       throw err;
     }
     // An item without the configured asset cannot supply values: it is no candidate.
@@ -81,9 +81,9 @@ export class StacZoneDataSource implements ZoneDataSource {
       }).items;
     } catch (err) {
       if (err instanceof StacSelectionError && err.problem === 'mosaic-needs-datetime') {
-        throw new BadRequestError('datetime required', 'stac-search-strategy=mosaic combines the scenes of a time window: add datetime=<start>/<end>, or use single or latest.');
+        throw new InvalidRequestError('datetime required', 'stac-search-strategy=mosaic combines the scenes of a time window: add datetime=<start>/<end>, or use single or latest.');
       }
-      if (err instanceof StacSelectionError) throw new BadRequestError('Invalid STAC option', err.message);
+      if (err instanceof StacSelectionError) throw new InvalidRequestError('Invalid STAC option', err.message);
       throw err;
     }
     const assets = chosen.map((c) => c.item.assets[b.asset]!);

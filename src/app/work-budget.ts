@@ -1,15 +1,15 @@
-import { ServiceUnavailableError } from './errors.js';
+import { UnavailableError } from '../ports/errors.js';
 
 /**
  * The service is too busy to start this work now: 503 with Retry-After. Refused work was never
  * started, so the client may send the same request again.
  */
-export class ServiceBusyError extends ServiceUnavailableError {
+export class ServiceBusyError extends UnavailableError {
   constructor(
     hint: string,
-    readonly retryAfterSeconds: number,
+    retryAfterSeconds: number,
   ) {
-    super('Service busy', hint);
+    super('Service busy', hint, retryAfterSeconds);
   }
 }
 

@@ -5,7 +5,7 @@ import { ConnectionSlots } from './connection-slots.js';
 import { toApiError } from './error-mapper.js';
 import { send } from './route.js';
 import { ExpectationFailedError, HeadersTooLargeError, MalformedRequestError, MethodNotAllowedError, RequestTimeoutError, TooManyConnectionsError, UriTooLongError } from './http-errors.js';
-import { PayloadTooLargeError } from '../app/errors.js';
+import { TooLargeError } from '../ports/errors.js';
 
 export interface ConnectionLimits {
   maxConnections: number;
@@ -132,7 +132,7 @@ function parserError(err: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesPar
     case 'HPE_HEADER_OVERFLOW':
       return inRequestLine(err) ? new UriTooLongError(limits.maxUrlBytes) : new HeadersTooLargeError(limits.maxHeaderBytes);
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return new PayloadTooLargeError('Chunk extensions are limited to 16 KiB.');
+      return new TooLargeError('Request body too large', 'Chunk extensions are limited to 16 KiB.');
     case 'HPE_INVALID_METHOD':
       return new MalformedRequestError('Unknown request method; the API document /api lists each route and its methods.');
     default:

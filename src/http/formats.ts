@@ -1,4 +1,4 @@
-import { NotAcceptableError } from '../app/errors.js';
+import { UnsupportedFormatError } from '../ports/errors.js';
 
 /**
  * Response formats and their media types, in one table: `f` values and Accept media types both
@@ -78,7 +78,7 @@ export function negotiate(f: string | undefined, accept: string | undefined, sup
   if (f !== undefined && f !== '') {
     const key = f.trim().toLowerCase().replace(/ /g, '+');
     const format = ALIASES[key];
-    if (!format || !supported.includes(format)) throw new NotAcceptableError(supported.map((s) => F_VALUE[s]));
+    if (!format || !supported.includes(format)) throw new UnsupportedFormatError(supported.map((s) => F_VALUE[s]));
     return format;
   }
   if (!accept) return fallback;

@@ -1,13 +1,17 @@
-import { AppError } from '../app/errors.js';
-
 /**
- * Refusals of the HTTP layer itself (request line, headers, body encoding, connections). They are
- * AppErrors so the one error mapper turns them into ApiError bodies like every other error; some
- * carry response headers the status calls for.
+ * Refusals of the HTTP layer itself (request line, headers, body encoding, connections). They
+ * belong to the protocol, so they carry their status; the one error mapper turns them into
+ * ApiError bodies like every other error. Some carry response headers the status calls for.
  */
-export class HttpRefusal extends AppError {
-  constructor(status: number, message: string, hint: string, readonly headers: Record<string, string> = {}) {
-    super(status, message, hint);
+export class HttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly hint: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
   }
 }
 

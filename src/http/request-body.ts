@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import type { IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
-import { PayloadTooLargeError } from '../app/errors.js';
+import { TooLargeError } from '../ports/errors.js';
 import { InvalidBodyError, UnsupportedMediaTypeError } from './http-errors.js';
 
 const DECODERS: Record<string, () => Transform> = {
@@ -67,8 +67,8 @@ function contentCoding(header: string | undefined): string | undefined {
   return coding;
 }
 
-function tooLarge(maxBytes: number): PayloadTooLargeError {
-  return new PayloadTooLargeError(`Request bodies are limited to ${maxBytes} bytes, counted after decoding any Content-Encoding (server.maxBodyBytes).`);
+function tooLarge(maxBytes: number): TooLargeError {
+  return new TooLargeError('Request body too large', `Request bodies are limited to ${maxBytes} bytes, counted after decoding any Content-Encoding (server.maxBodyBytes).`);
 }
 
 function collect(req: IncomingMessage, coding: string | undefined, maxBytes: number): Promise<Buffer> {

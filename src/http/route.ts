@@ -3,7 +3,7 @@ import type { Request, Response } from 'restify';
 import type { ZodType } from 'zod';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from './schemas/zod.js';
-import { ValidationError } from '../app/errors.js';
+import { AppError, InvalidRequestError, ValidationError } from '../ports/errors.js';
 import { negotiate, type Format } from './formats.js';
 import type { Links } from './links.js';
 
@@ -107,7 +107,8 @@ function validate(schema: ZodType | undefined, value: unknown, what: string, sta
   const issue = result.error.issues[0]!;
   const name = issue.path.map(String).join('.');
   const where = name ? `${what} "${name}"` : what;
-  throw new ValidationError(`Invalid ${what}`, `${where}: ${issue.message}`, status);
+  const hint = `${where}: ${issue.message}`;
+  throw status === 400 ? new InvalidRequestError(`Invalid ${what}`, hint) : new ValidationError(`Invalid ${what}`, hint);
 }
 
 export function send(res: Response, reply: Reply): void {

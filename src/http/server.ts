@@ -11,7 +11,7 @@ import { readJsonBody } from './request-body.js';
 import { bearerChallenge } from './bearer-challenge.js';
 import { HttpRefusal } from './http-errors.js';
 import { clientGoneSignal } from './client-gone.js';
-import { AppError } from '../app/errors.js';
+import { AppError, NotAuthenticatedError, QuotaExceededError } from '../ports/errors.js';
 
 export type HttpLimits = ConnectionLimits & { maxBodyBytes: number };
 
@@ -20,7 +20,7 @@ export interface HttpServerOptions {
   logger: Logger;
   publicBaseUrl?: string;
   limits: HttpLimits;
-  /** Called (and awaited) before a secured route reads its body; throws UnauthorizedError to refuse. */
+  /** Called (and awaited) before a secured route reads its body; throws NotAuthenticatedError to refuse. */
   authenticate: (req: Request) => void | Promise<void>;
 }
 
@@ -66,9 +66,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     }
     const headers: Record<string, string> = err instanceof HttpRefusal ? { ...err.headers } : {};
     if (error.code === 401) headers['WWW-Authenticate'] = bearerChallenge(req, 'dggs-api');
-    // Refusals of a busy service say when to come back (ServiceBusyError, TooManyRequestsError).
-    const retryAfter = err instanceof AppError ? (err as AppError & { retryAfterSeconds?: unknown }).retryAfterSeconds : undefined;
-    if (typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter);
+    // Refusals of a busy service or a reached quota say when to come back.
+    if (err instanceof AppError && err.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.retryAfterSeconds);
     // A refused body is left unread: close rather than read it to reach the next request.
     if (announcesBody(req) && !req.complete) headers.Connection = 'close';
     send(res, { status: error.code, contentType: 'application/json', body: error, headers });

@@ -10,7 +10,7 @@
 import type { BBox } from '../domain/dggrs/dggrs.js';
 import type { Collection } from '../domain/collection.js';
 import { InvalidDatetimeError, parseDatetime } from '../domain/time-interval.js';
-import { BadRequestError } from '../app/errors.js';
+import { InvalidRequestError } from '../ports/errors.js';
 
 const CRS84 = [
   'http://www.opengis.net/def/crs/OGC/1.3/CRS84',
@@ -57,7 +57,7 @@ function checkCrs(crs: string | undefined, param: string): void {
   if (crs === undefined) return;
   const key = crs.trim().replace(/^https:/i, 'http:').toLowerCase();
   if (!CRS84_FORMS.has(key)) {
-    throw new BadRequestError('Unsupported CRS', `${param} "${crs.slice(0, 120)}" is not supported: coordinates are read in ${SUPPORTED_CRS_TEXT}.`);
+    throw new InvalidRequestError('Unsupported CRS', `${param} "${crs.slice(0, 120)}" is not supported: coordinates are read in ${SUPPORTED_CRS_TEXT}.`);
   }
 }
 
@@ -78,7 +78,7 @@ function parseSubsets(values: string[]): AxisSubset[] {
       item.lastIndex = at;
       const m = item.exec(value);
       if (!m || m[0].length === 0) {
-        throw new BadRequestError('Invalid subset', `subset "${value.slice(0, 120)}" is not axis(low:high) or axis(point) items separated by commas, like Lat(40:50),Lon(0:10).`);
+        throw new InvalidRequestError('Invalid subset', `subset "${value.slice(0, 120)}" is not axis(low:high) or axis(point) items separated by commas, like Lat(40:50),Lon(0:10).`);
       }
       const low = m[2]!;
       out.push({ axis: m[1]!, low, high: m[3] ?? low });
@@ -92,7 +92,7 @@ function coordinate(text: string, axis: string, open: number): number {
   const t = text.trim();
   if (t === '*') return open;
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) {
-    throw new BadRequestError('Invalid subset', `${axis} bounds are numbers or *, not "${t.slice(0, 40)}".`);
+    throw new InvalidRequestError('Invalid subset', `${axis} bounds are numbers or *, not "${t.slice(0, 40)}".`);
   }
   return Number(t);
 }
@@ -112,12 +112,12 @@ export function zoneQueryArea(input: ZoneQueryAreaInput): ZoneQueryArea {
   let time: string | undefined;
   for (const s of subsets) {
     const name = s.axis.toLowerCase();
-    const twice = () => new BadRequestError('Invalid subset', `axis ${s.axis} is subset twice.`);
+    const twice = () => new InvalidRequestError('Invalid subset', `axis ${s.axis} is subset twice.`);
     if (LAT.has(name)) {
       if (lat) throw twice();
       // Latitudes outside the CRS range keep the part within it (an inverted range stays an error).
       const [lo, hi] = [coordinate(s.low, s.axis, -90), coordinate(s.high, s.axis, 90)];
-      if (lo > hi) throw new BadRequestError('Invalid subset', `${s.axis}(${s.low}:${s.high}): the low latitude is above the high one.`);
+      if (lo > hi) throw new InvalidRequestError('Invalid subset', `${s.axis}(${s.low}:${s.high}): the low latitude is above the high one.`);
       lat = [clamp(lo, -90, 90), clamp(hi, -90, 90)];
     } else if (LON.has(name)) {
       if (lon) throw twice();
@@ -129,25 +129,25 @@ export function zoneQueryArea(input: ZoneQueryAreaInput): ZoneQueryArea {
       const lo = unquote(s.low), hi = unquote(s.high);
       time = s.low === s.high ? lo : `${lo === '*' ? '..' : lo}/${hi === '*' ? '..' : hi}`;
     } else {
-      throw new BadRequestError('Invalid subset', `axis "${s.axis.slice(0, 40)}" is not an axis of this resource: use ${axes}.`);
+      throw new InvalidRequestError('Invalid subset', `axis "${s.axis.slice(0, 40)}" is not an axis of this resource: use ${axes}.`);
     }
   }
 
   const spatialSubset = lat !== undefined || lon !== undefined;
   if (spatialSubset && input.bbox) {
-    throw new BadRequestError('Invalid subset', 'subset on Lat/Lon and bbox both select an area: use one of them.');
+    throw new InvalidRequestError('Invalid subset', 'subset on Lat/Lon and bbox both select an area: use one of them.');
   }
   if (input.bbox) checkCrs(input.bboxCrs, 'bbox-crs');
   if (spatialSubset) checkCrs(input.subsetCrs, 'subset-crs');
   if (time !== undefined && input.datetime !== undefined) {
-    throw new BadRequestError('Invalid subset', 'subset on time and datetime both select a time: use one of them.');
+    throw new InvalidRequestError('Invalid subset', 'subset on time and datetime both select a time: use one of them.');
   }
   const datetime = time ?? input.datetime;
   if (datetime !== undefined) {
     try {
       parseDatetime(datetime);
     } catch (e) {
-      if (e instanceof InvalidDatetimeError) throw new BadRequestError('Invalid datetime', e.message);
+      if (e instanceof InvalidDatetimeError) throw new InvalidRequestError('Invalid datetime', e.message);
       throw e;
     }
   }
@@ -167,17 +167,17 @@ export function zoneDataSubset(input: { subsets: string[]; datetime?: string; te
   for (const s of parseSubsets(input.subsets)) {
     const name = s.axis.toLowerCase();
     if (LAT.has(name) || LON.has(name)) {
-      throw new BadRequestError('Invalid subset', `${s.axis} is an axis of the grid: zone data covers its zone; choose the zone (and zone-depth) instead of subsetting ${s.axis}.`);
+      throw new InvalidRequestError('Invalid subset', `${s.axis} is an axis of the grid: zone data covers its zone; choose the zone (and zone-depth) instead of subsetting ${s.axis}.`);
     }
     if (name !== 'time' || !input.temporal) {
-      throw new BadRequestError('Invalid subset', `axis "${s.axis.slice(0, 40)}" is not an axis of this data beyond the grid's: ${input.temporal ? 'use time' : 'it has none (no time axis either)'}.`);
+      throw new InvalidRequestError('Invalid subset', `axis "${s.axis.slice(0, 40)}" is not an axis of this data beyond the grid's: ${input.temporal ? 'use time' : 'it has none (no time axis either)'}.`);
     }
-    if (time !== undefined) throw new BadRequestError('Invalid subset', 'axis time is subset twice.');
+    if (time !== undefined) throw new InvalidRequestError('Invalid subset', 'axis time is subset twice.');
     const lo = unquote(s.low), hi = unquote(s.high);
     time = s.low === s.high ? lo : `${lo === '*' ? '..' : lo}/${hi === '*' ? '..' : hi}`;
   }
   if (time !== undefined && input.datetime !== undefined) {
-    throw new BadRequestError('Invalid subset', 'subset on time and datetime both select a time: use one of them.');
+    throw new InvalidRequestError('Invalid subset', 'subset on time and datetime both select a time: use one of them.');
   }
   return time ?? input.datetime;
 }

@@ -7,5 +7,7 @@ export interface GridRegistry {
   list(): Dggrs[];
   /** Case-sensitive lookup by id; undefined when the grid is not enabled. */
   get(id: string): Dggrs | undefined;
+  /** The enabled grid `id`; UnknownGridError, the one answer for an unknown grid, when there is none. */
+  require(id: string): Dggrs;
   readonly defaultGrid: Dggrs;
 }

@@ -58,9 +58,10 @@ export interface RasterDataset {
  * `cog-url`) pass the fetch policy, are opened for one request, and everything that request
  * fetches, in range reads only, draws on one byte budget.
  *
- * Failures are AppErrors whose status says whose they are: 400 a malformed URL or too many
- * redirects, 403 a URL the policy refuses (at any redirect hop), 413 a read past a bound, 502 an
- * upstream that fails or sends something that is not a raster, 504 an upstream that is too slow.
+ * Failures are AppErrors whose kind says whose they are: invalid-request a malformed URL or too
+ * many redirects, forbidden a URL the policy refuses (at any redirect hop), too-large a read past
+ * a bound, upstream-failed an upstream that fails or sends something that is not a raster,
+ * upstream-timeout an upstream that is too slow.
  */
 export interface RasterReader {
   open(href: string, access: { trusted: boolean }): Promise<RasterDataset>;

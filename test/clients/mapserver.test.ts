@@ -3,7 +3,8 @@ import { featureSourceContract, type FeatureBackend } from '../contracts/feature
 import { startMapServer, type MapServerHost } from '../support/remote/mapserver.js';
 import { featureSource, ogcFeaturesCollection } from '../support/remote/backends.js';
 import { remoteZoneDataSuite } from '../support/remote/remote-zone-data-suite.js';
-import { AppError } from '../../src/app/errors.js';
+import { AppError } from '../../src/ports/errors.js';
+import { httpStatus } from '../support/http-status.js';
 
 /**
  * MapServer 8 (Debian `cgi-mapserver`), a real OGC API Features server nobody here wrote, as a
@@ -48,7 +49,7 @@ describe('OGC API Features source: MapServer quirks', function () {
       (e: unknown) => e,
     );
     expect(err).to.be.instanceOf(AppError);
-    expect((err as AppError).status).to.equal(502);
+    expect(httpStatus(err)).to.equal(502);
     expect((err as AppError).hint).to.match(/paging does not advance/);
   });
 });

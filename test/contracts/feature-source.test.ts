@@ -8,11 +8,12 @@ import { featureSource, ogcFeaturesCollection, remoteHttp, startFixtureService }
 import type { TestServer } from '../support/test-server.js';
 import type { FeatureQuery, FeatureSource } from '../../src/ports/feature-source.js';
 import type { Collection } from '../../src/domain/collection.js';
-import { AppError } from '../../src/app/errors.js';
+import { AppError } from '../../src/ports/errors.js';
 import { parseCql2Json, parseCql2Text } from '../../src/domain/cql2/index.js';
 import { remoteReads } from '../../src/domain/remote-reads.js';
 import { loopHolds } from '../support/loop-holds.js';
 import { InFlightBytesBudget } from '../../src/app/in-flight-bytes.js';
+import { httpStatus } from '../support/http-status.js';
 
 // MapServer 8's run of this contract is in test/clients/mapserver.test.ts (npm run test:clients).
 
@@ -118,7 +119,7 @@ describe('OGC API Features source: partial pushdown and property selection', fun
     const source = featureSource([proxy.origin]);
     const before = proxy.requests.length;
     const err = await failure(drain(source, ogcFeaturesCollection('p', proxy.origin, 'remote-stations'), { filter: parseCql2Text('my_function(temperature) > 1') }));
-    expect(err.status).to.equal(400);
+    expect(httpStatus(err)).to.equal(400);
     expect(err.hint).to.match(/my_function/);
     expect(proxy.requests.length).to.equal(before);
   });
@@ -188,7 +189,7 @@ describe('OGC API Features source: backend faults', function () {
   it('unreachable: 502 naming the backend', async () => {
     const url = `http://127.0.0.1:${closedPort}`;
     const err = await failure(drain(featureSource([url]), ogcFeaturesCollection('gone', url, 'c')));
-    expect(err.status).to.equal(502);
+    expect(httpStatus(err)).to.equal(502);
     expect(err.hint).to.include('collection "gone"').and.include(`backend ${url}`);
   });
 
@@ -196,7 +197,7 @@ describe('OGC API Features source: backend faults', function () {
     const source = featureSource([bad.origin], {}, remoteHttp([bad.origin], { timeoutMs: 300 }));
     const started = Date.now();
     const err = await failure(drain(source, at('slow')));
-    expect(err.status).to.equal(504);
+    expect(httpStatus(err)).to.equal(504);
     expect(err.hint).to.include('collection "bad-slow"');
     expect(Date.now() - started).to.be.below(5000);
   });
@@ -209,7 +210,7 @@ describe('OGC API Features source: backend faults', function () {
   ] as const) {
     it(`bad payload (${fault}): 502 naming the backend`, async () => {
       const err = await failure(drain(featureSource([bad.origin]), at(fault)));
-      expect(err.status).to.equal(502);
+      expect(httpStatus(err)).to.equal(502);
       expect(err.hint).to.match(pattern).and.include(`backend ${bad.origin}`);
     });
   }
@@ -217,14 +218,14 @@ describe('OGC API Features source: backend faults', function () {
   it('an answer over the byte bound: 502 naming the bound', async () => {
     const source = featureSource([bad.origin], {}, remoteHttp([bad.origin], { maxBytes: 100_000 }));
     const err = await failure(drain(source, at('huge')));
-    expect(err.status).to.equal(502);
+    expect(httpStatus(err)).to.equal(502);
     expect(err.hint).to.include('remoteBackends.maxResponseBytes');
   });
 
   it('more features than maxFeatures (as numberMatched says): 422 before the second page', async () => {
     const before = bad.requests.length;
     const err = await failure(drain(featureSource([bad.origin], { maxFeatures: 1000 }), at('many')));
-    expect(err.status).to.equal(422);
+    expect(httpStatus(err)).to.equal(422);
     expect(err.hint).to.include('remoteBackends.maxFeatures');
     expect(bad.requests.slice(before).filter((r) => r.includes('/items'))).to.have.length(1);
   });
@@ -239,10 +240,10 @@ describe('OGC API Features source: backend faults', function () {
 
   it('more pages than maxPages: 422 naming the bound', async () => {
     const err = await failure(drain(featureSource([bad.origin], { maxPages: 5 }), at('endless')));
-    expect(err.status).to.equal(422);
+    expect(httpStatus(err)).to.equal(422);
     expect(err.hint).to.include('remoteBackends.maxPages');
     const err2 = await failure(drain(featureSource([bad.origin], { maxFeatures: 7 }), at('endless')));
-    expect(err2.status).to.equal(422);
+    expect(httpStatus(err2)).to.equal(422);
     expect(err2.hint).to.include('remoteBackends.maxFeatures');
   });
 
@@ -255,14 +256,14 @@ describe('OGC API Features source: backend faults', function () {
     await drain(source, at('ok'), { reads });
     await drain(source, at('ok'), { reads });
     const err = await failure(drain(source, at('ok'), { reads }));
-    expect(err.status).to.equal(422);
+    expect(httpStatus(err)).to.equal(422);
     expect(err.hint).to.include('remoteBackends.maxPages');
     expect(bad.requests.slice(before).filter((r) => r.includes('/items')), 'pages read').to.have.length(5);
     const features = featureSource([bad.origin], { maxFeatures: 6 });
     const shared = remoteReads();
     await drain(features, at('ok'), { reads: shared });
     const err2 = await failure(drain(features, at('ok'), { reads: shared }));
-    expect(err2.status).to.equal(422);
+    expect(httpStatus(err2)).to.equal(422);
     expect(err2.hint).to.include('remoteBackends.maxFeatures');
   });
 
@@ -270,7 +271,7 @@ describe('OGC API Features source: backend faults', function () {
     const inFlight = new InFlightBytesBudget(100_000, 'rasterFetch.maxInFlightBytes');
     const source = featureSource([bad.origin], {}, remoteHttp([bad.origin], { inFlight }));
     const err = await failure(drain(source, at('huge')));
-    expect(err.status).to.equal(503);
+    expect(httpStatus(err)).to.equal(503);
     expect(err.hint).to.include('rasterFetch.maxInFlightBytes');
     expect((err as AppError & { retryAfterSeconds?: number }).retryAfterSeconds).to.be.greaterThan(0);
     expect(inFlight.held, 'bytes still counted').to.equal(0);
@@ -296,7 +297,7 @@ describe('OGC API Features source: backend faults', function () {
     it('refuses a backend on a non-public address unless its origin is allowlisted, without connecting', async () => {
       const before = bad.requests.length;
       const err = await failure(drain(featureSource([]), at('ok')));
-      expect(err.status).to.equal(502);
+      expect(httpStatus(err)).to.equal(502);
       expect(err.message).to.match(/refused by the fetch policy/);
       expect(err.hint).to.include('remoteBackends.allowedOrigins');
       expect(bad.requests.length).to.equal(before);
@@ -306,7 +307,7 @@ describe('OGC API Features source: backend faults', function () {
       it(`refuses a next link to ${target.replace('{port}', 'PORT')}`, async () => {
         const to = target.replace('{port}', new URL(bad.origin).port);
         const err = await failure(drain(featureSource([bad.origin]), at(`next-to~${encodeURIComponent(to)}`)));
-        expect(err.status).to.equal(502);
+        expect(httpStatus(err)).to.equal(502);
         expect(err.message).to.match(/refused|invalid/i);
       });
     }
@@ -314,7 +315,7 @@ describe('OGC API Features source: backend faults', function () {
     it('refuses a redirect to a non-allowlisted origin', async () => {
       const to = `http://127.0.0.2:${new URL(bad.origin).port}/ok/collections/c/items`;
       const err = await failure(drain(featureSource([bad.origin]), at(`redirect~${encodeURIComponent(to)}`)));
-      expect(err.status).to.equal(502);
+      expect(httpStatus(err)).to.equal(502);
       expect(err.message).to.match(/refused by the fetch policy/);
     });
 

@@ -6,8 +6,9 @@
  */
 import { expect } from 'chai';
 import type { BBox } from '../../src/domain/dggrs/dggrs.js';
-import { AppError } from '../../src/app/errors.js';
+import { AppError } from '../../src/ports/errors.js';
 import type { RasterDataset, RasterReader, RasterWindow } from '../../src/ports/raster-reader.js';
+import { httpStatus } from '../support/http-status.js';
 
 export interface RasterReaderFixture {
   reader: RasterReader;
@@ -62,7 +63,7 @@ async function rejectsTyped(p: Promise<unknown>, status = 400): Promise<AppError
     await p;
   } catch (err) {
     expect(err, String(err)).to.be.instanceOf(AppError);
-    expect((err as AppError).status).to.equal(status);
+    expect(httpStatus(err)).to.equal(status);
     return err as AppError;
   }
   expect.fail('expected a rejection');

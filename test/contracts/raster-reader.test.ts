@@ -7,12 +7,13 @@ import { PmtilesRasterReader } from '../../src/adapters/rasters/pmtiles-raster-r
 import { encodePng, fieldTiles, pmtilesBytes, writeLinearFieldPmtiles } from '../support/pmtiles-writer.js';
 import { decodePng, PngDecodeError } from '../../src/adapters/rasters/png-decoder.js';
 import { decodeValues } from '../../src/adapters/rasters/pmtiles-value-encoding.js';
-import { AppError } from '../../src/app/errors.js';
+import { AppError } from '../../src/ports/errors.js';
 import type { FetchPolicy } from '../../src/adapters/rasters/url-guard.js';
 import { expect } from 'chai';
 import { cellToLatLng, latLngToCell } from 'h3-js';
 import { REPO_ROOT, startTestServer, type TestServer } from '../support/test-server.js';
 import { linearField, rasterReaderContract } from './raster-reader.contract.js';
+import { httpStatus } from '../support/http-status.js';
 
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/rasters');
 const POLICY: FetchPolicy = { allowedSchemes: ['https'], allowedHosts: [], allowPrivateNetworks: false, maxBytes: 1 << 24, timeoutMs: 5_000, maxRedirects: 2 };
@@ -255,7 +256,7 @@ describe('PMTiles adapter specifics', function () {
           return 200;
         } catch (err) {
           expect(err).to.be.instanceOf(AppError);
-          return (err as AppError).status;
+          return httpStatus(err);
         }
       };
       expect(await status({ ...policy, maxRequestBytes: bytes.length - 1 }, '/whole.pmtiles')).to.equal(413);

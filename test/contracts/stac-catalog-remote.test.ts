@@ -8,9 +8,10 @@ import { stacCatalogFactory } from '../../src/adapters/stac/stac-catalog-factory
 import { policyUrlGuard } from '../../src/adapters/features/policy-url-guard.js';
 import { checkUrl } from '../../src/adapters/rasters/url-guard.js';
 import { configSchema } from '../../src/app/config/config-schema.js';
-import { AppError } from '../../src/app/errors.js';
+import { AppError } from '../../src/ports/errors.js';
 import type { StacCatalog, StacCatalogOptions } from '../../src/ports/stac-catalog.js';
 import { remoteReads } from '../../src/domain/remote-reads.js';
+import { httpStatus } from '../support/http-status.js';
 
 const WORLD = [-180, -90, 180, 90] as [number, number, number, number];
 
@@ -119,11 +120,11 @@ describe('STAC API adapter', function () {
 
   it('bounds the pages (422 naming maxPages) and the items (422 naming maxFeatures, before paging on)', async () => {
     const pages = await failure(factory([s.origin], { pageSize: 1, maxPages: 3 })(`${s.origin}/api`).search({ bbox: WORLD }));
-    expect(pages.status).to.equal(422);
+    expect(httpStatus(pages)).to.equal(422);
     expect(pages.hint).to.include('remoteBackends.maxPages');
     const before = searches().length;
     const many = await failure(factory([s.origin], { pageSize: 1, maxItems: 2 })(`${s.origin}/api`).search({ bbox: WORLD }));
-    expect(many.status).to.equal(422);
+    expect(httpStatus(many)).to.equal(422);
     expect(many.hint).to.include('remoteBackends.maxFeatures');
     expect(searches().length - before).to.equal(1);
   });
@@ -136,13 +137,13 @@ describe('STAC API adapter', function () {
     const reads = remoteReads();
     expect(await pagesOnce.search({ bbox: WORLD, reads })).to.have.length(count);
     const pages = await failure(pagesOnce.search({ bbox: WORLD, reads }));
-    expect(pages.status).to.equal(422);
+    expect(httpStatus(pages)).to.equal(422);
     expect(pages.hint).to.include('remoteBackends.maxPages').and.include('all its searches');
     const itemsOnce = factory([s.origin], { pageSize: 100, maxItems: count + 1 })(`${s.origin}/api`);
     const shared = remoteReads();
     await itemsOnce.search({ bbox: WORLD, reads: shared });
     const items = await failure(itemsOnce.search({ bbox: WORLD, reads: shared }));
-    expect(items.status).to.equal(422);
+    expect(httpStatus(items)).to.equal(422);
     expect(items.hint).to.include('remoteBackends.maxFeatures');
     // Without shared reads every search has its own count.
     await pagesOnce.search({ bbox: WORLD });
@@ -151,21 +152,21 @@ describe('STAC API adapter', function () {
 
   it('maps faults to 502/504 naming the catalog; refuses non-allowlisted catalogs and POSTs to other origins', async () => {
     const broken = await failure(factory([s.origin])(`${s.origin}/broken`).search({ bbox: WORLD }));
-    expect([broken.status, broken.hint]).to.satisfy(([st, h]: [number, string]) => st === 502 && h.includes(`STAC catalog at ${s.origin}`));
+    expect([httpStatus(broken), broken.hint]).to.satisfy(([st, h]: [number, string]) => st === 502 && h.includes(`STAC catalog at ${s.origin}`));
     const slow = await failure(factory([s.origin], {}, 300)(`${s.origin}/slow`).search({ bbox: WORLD }));
-    expect(slow.status).to.equal(504);
+    expect(httpStatus(slow)).to.equal(504);
     const probe = http.createServer();
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const gone = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
     await new Promise<void>((r) => probe.close(() => r()));
-    expect((await failure(factory([gone])(`${gone}/api`).search({ bbox: WORLD }))).status).to.equal(502);
+    expect(httpStatus(await failure(factory([gone])(`${gone}/api`).search({ bbox: WORLD })))).to.equal(502);
     const before = s.requests.length;
     const refused = await failure(factory([])(`${s.origin}/api`).search({ bbox: WORLD }));
-    expect(refused.status).to.equal(502);
+    expect(httpStatus(refused)).to.equal(502);
     expect(refused.message).to.match(/refused by the fetch policy/);
     expect(s.requests.length).to.equal(before);
     const evil = await failure(factory([s.origin, 'http://127.0.0.2:1'])(`${s.origin}/evil`).search({ bbox: WORLD }));
-    expect(evil.status).to.equal(502);
+    expect(httpStatus(evil)).to.equal(502);
     expect(evil.hint).to.match(/POST "next" link to another origin/);
   });
 });

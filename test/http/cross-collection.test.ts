@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/app/config/load-config.js';
 import { buildContainer } from '../../src/app/container.js';
 import { TOKENS } from '../../src/app/tokens.js';
 import { ZoneDataService, type CrossCollectionSelection } from '../../src/app/use-cases/zone-data-service.js';
-import { AppError } from '../../src/app/errors.js';
+import { AppError } from '../../src/ports/errors.js';
 import { LakeZoneDataSource } from '../../src/adapters/lake/lake-zone-data-source.js';
 import { RasterUrlZoneDataSource } from '../../src/adapters/rasters/raster-url-zone-data-source.js';
 import type { ZoneDataSource } from '../../src/ports/zone-data-source.js';
@@ -20,6 +20,7 @@ import type { LakeReader } from '../../src/ports/lake-reader.js';
 import type { RasterReader } from '../../src/ports/raster-reader.js';
 import type { GridRegistry } from '../../src/ports/grid-registry.js';
 import type { CollectionCatalog } from '../../src/ports/collection-catalog.js';
+import { httpStatus } from '../support/http-status.js';
 
 /**
  * The cross-collection POST over the demo collections: a lake (demo-stations), a fixed raster
@@ -422,7 +423,7 @@ describe('cross-collection use case: validation first, then concurrent reads', f
         err = e;
       }
       expect(err, JSON.stringify(selections)).to.be.instanceOf(AppError);
-      expect((err as AppError).status, JSON.stringify(selections)).to.equal(status);
+      expect(httpStatus(err), JSON.stringify(selections)).to.equal(status);
     }
     let bound: unknown;
     try {
@@ -430,7 +431,7 @@ describe('cross-collection use case: validation first, then concurrent reads', f
     } catch (e) {
       bound = e;
     }
-    expect((bound as AppError).status).to.equal(422);
+    expect(httpStatus(bound)).to.equal(422);
     expect(log, 'sources read').to.deep.equal([]);
   });
 

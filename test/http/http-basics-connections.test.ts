@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { defineRoute, json } from '../../src/http/route.js';
-import { ForbiddenError } from '../../src/app/errors.js';
+import { ForbiddenError } from '../../src/ports/errors.js';
 import { idleSocket, rawExchange, untilClosed } from './http-basics-raw-client.js';
 
 const PER_PEER = 8;

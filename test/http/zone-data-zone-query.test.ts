@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { GRID_FACTORIES } from '../../src/app/grid-factories.js';
 import { TOKENS } from '../../src/app/tokens.js';
-import { AppError } from '../../src/app/errors.js';
+import { AppError } from '../../src/ports/errors.js';
 import type { ZoneDataService } from '../../src/app/use-cases/zone-data-service.js';
+import { httpStatus } from '../support/http-status.js';
 
 /**
  * CQL2 on zone queries of raster collections: a zone is kept when its field values at the
@@ -98,7 +99,7 @@ describe('zone queries filtered by raster values', function () {
       err = e;
     }
     expect(err).to.be.instanceOf(AppError);
-    expect((err as AppError).status).to.equal(400);
+    expect(httpStatus(err)).to.equal(400);
     expect((err as AppError).hint).to.contain('elevation');
     err = undefined;
     try {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DatastoreReadiness } from '../../src/app/datastore-readiness.js';
-import { DatastoreNotInitializedError } from '../../src/app/errors.js';
+import { DatastoreNotInitializedError } from '../../src/ports/errors.js';
 import type { DatastoreStatus } from '../../src/ports/datastore.js';
 
 describe('DatastoreReadiness', () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { InFlightBytesBudget } from '../../src/app/in-flight-bytes.js';
 import { ServiceBusyError } from '../../src/app/work-budget.js';
+import { httpStatus } from '../support/http-status.js';
 
 describe('InFlightBytesBudget', () => {
   it('takes bytes up to its limit, refuses past it with 503 and Retry-After naming its key, taking nothing', () => {
@@ -16,7 +17,7 @@ describe('InFlightBytesBudget', () => {
     }
     expect(err).to.be.instanceOf(ServiceBusyError);
     const busy = err as ServiceBusyError;
-    expect(busy.status).to.equal(503);
+    expect(httpStatus(busy)).to.equal(503);
     expect(busy.retryAfterSeconds).to.be.greaterThan(0);
     expect(busy.hint).to.include('rasterFetch.maxInFlightBytes').and.include('1000 of the 1000 bytes');
     expect(budget.held).to.equal(1000);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { LakeTimeBudget, LakeTimeBudgetError } from '../../src/app/lake-time-budget.js';
+import { httpStatus } from '../support/http-status.js';
 
 /** Work that ends only when its signal aborts, rejecting with the reason (as the lake readers do). */
 const untilAborted = (signal: AbortSignal) => new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
@@ -10,7 +11,7 @@ describe('LakeTimeBudget: the time one request\'s lake work may take', () => {
     const err = await budget.run(undefined, untilAborted).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(LakeTimeBudgetError);
     const e = err as LakeTimeBudgetError;
-    expect(e.status).to.equal(503);
+    expect(httpStatus(e)).to.equal(503);
     expect(e.retryAfterSeconds).to.equal(1);
     expect(e.hint).to.contain('0.05 s (limits.lakeQuerySeconds)');
   });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ServiceBusyError, WorkBudget } from '../../src/app/work-budget.js';
+import { httpStatus } from '../support/http-status.js';
 
 /** A piece of work that runs until `finish` is called, recording when it started. */
 function gate(log: string[], name: string): { work: () => Promise<string>; finish: () => void } {
@@ -80,7 +81,7 @@ describe('WorkBudget: admission control by cost', () => {
     expect(performance.now() - started).to.be.at.least(45);
     expect(err).to.be.instanceOf(ServiceBusyError);
     const busy = err as ServiceBusyError;
-    expect(busy.status).to.equal(503);
+    expect(httpStatus(busy)).to.equal(503);
     expect(busy.retryAfterSeconds).to.equal(1);
     expect(busy.hint).to.match(/cost 5, used 10 of 10, waited \d+/);
     expect(b.state().queued).to.equal(0);

@@ -11,7 +11,7 @@ import { loopHolds } from '../support/loop-holds.js';
 
 describe('zone lists: a filtered list gives the event loop turns while it tests zones', () => {
   const grid = createIvea7h();
-  const registry: GridRegistry = { list: () => [grid], get: () => grid, defaultGrid: grid };
+  const registry: GridRegistry = { list: () => [grid], get: () => grid, require: () => grid, defaultGrid: grid };
   const service = new ZonesService(registry, {} as CollectionsService, 10_000);
 
   it('timers run between the tests of 49 zones taking a few milliseconds each, and the kept page is the one asked for', async () => {

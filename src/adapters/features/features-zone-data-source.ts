@@ -16,7 +16,7 @@ import { listSubZones, pointFieldPlan, ZonePointAggregator, ZonesMet } from '../
 import { representativePoint } from '../../domain/geometry/representative-point.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import type { FeatureQuery, FeatureSource } from '../../ports/feature-source.js';
-import { ValidationError } from '../../app/errors.js';
+import { ValidationError } from '../../ports/errors.js';
 import { runStepped } from '../../app/run-stepped.js';
 
 export class FeaturesZoneDataSource implements ZoneDataSource {

@@ -31,8 +31,8 @@ import { toCql2Json, toCql2Text } from '../../domain/features/cql2-encode.js';
 import { assertEvaluable, matchesFilter, UnsupportedFilterError } from '../../domain/features/cql2-evaluate.js';
 import type { FeatureQuery, FeatureScanReport, FeatureSource, RemoteFeature } from '../../ports/feature-source.js';
 import type { RemoteHttp, RemoteResponse } from '../../ports/remote-http.js';
-import { AppError, BadRequestError } from '../../app/errors.js';
-import { backendLabel, backendStatus, badPayload, remoteFault } from '../../app/remote-faults.js';
+import { InvalidRequestError, ValidationError } from '../../ports/errors.js';
+import { backendLabel, backendStatus, badPayload, remoteFault } from '../../ports/remote-faults.js';
 import { takeTurn, turnDue } from '../../app/run-stepped.js';
 import { fieldsFromSample, fieldsFromSchema, type SchemaFields } from './queryables.js';
 
@@ -105,7 +105,7 @@ export class OgcFeaturesSource implements FeatureSource {
       try {
         assertEvaluable(query.filter);
       } catch (err) {
-        if (err instanceof UnsupportedFilterError) throw new BadRequestError('Filter not supported', `${err.message}; ${label} is filtered with CQL2 comparisons, LIKE/BETWEEN/IN, spatial, temporal and array predicates.`);
+        if (err instanceof UnsupportedFilterError) throw new InvalidRequestError('Filter not supported', `${err.message}; ${label} is filtered with CQL2 comparisons, LIKE/BETWEEN/IN, spatial, temporal and array predicates.`);
         throw err;
       }
     }
@@ -131,7 +131,7 @@ export class OgcFeaturesSource implements FeatureSource {
     while (url) {
       query.signal?.throwIfAborted();
       if (reads.pages >= limits.maxPages) {
-        throw new AppError(422, 'Too many feature pages', `Reading ${label} for this request takes more than ${limits.maxPages} pages of ${limits.pageSize} features, counted over all the backend reads of one request (remoteBackends.maxPages); ask for a smaller zone or area, a narrower datetime or a more selective filter.`);
+        throw new ValidationError('Too many feature pages', `Reading ${label} for this request takes more than ${limits.maxPages} pages of ${limits.pageSize} features, counted over all the backend reads of one request (remoteBackends.maxPages); ask for a smaller zone or area, a narrower datetime or a more selective filter.`);
       }
       if (fetched.has(url)) throw badPayload(WHAT, label, `a "next" link back to a page already read (${pathOf(url)}): its paging loops`);
       fetched.add(url);
@@ -148,12 +148,12 @@ export class OgcFeaturesSource implements FeatureSource {
       pages++;
       const { features, next, matched } = featureCollection(page.json, label);
       if (pages === 1 && matched !== undefined && reads.features + matched > limits.maxFeatures) {
-        throw new AppError(422, 'Too many features', `${label} has ${matched} features for this request${reads.features > 0 ? ` (after ${reads.features} read by its other backend reads)` : ''}; at most ${limits.maxFeatures} are read per request (remoteBackends.maxFeatures). Ask for a smaller zone or area, a narrower datetime or a more selective filter.`);
+        throw new ValidationError('Too many features', `${label} has ${matched} features for this request${reads.features > 0 ? ` (after ${reads.features} read by its other backend reads)` : ''}; at most ${limits.maxFeatures} are read per request (remoteBackends.maxFeatures). Ask for a smaller zone or area, a narrower datetime or a more selective filter.`);
       }
       received += features.length;
       reads.features += features.length;
       if (reads.features > limits.maxFeatures) {
-        throw new AppError(422, 'Too many features', `${label} returned more than ${limits.maxFeatures} features for this request, counted over all its backend reads (remoteBackends.maxFeatures). Ask for a smaller zone or area, a narrower datetime or a more selective filter.`);
+        throw new ValidationError('Too many features', `${label} returned more than ${limits.maxFeatures} features for this request, counted over all its backend reads (remoteBackends.maxFeatures). Ask for a smaller zone or area, a narrower datetime or a more selective filter.`);
       }
       const kept: RemoteFeature[] = [];
       let fresh = 0;

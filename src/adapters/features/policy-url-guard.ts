@@ -3,7 +3,7 @@
  * composition root, so there is one implementation), with the base policy's private-network
  * refusal lifted for the origins an operator allowlists. Only http and https are ever fetched.
  */
-import { AppError } from '../../app/errors.js';
+import { AppError } from '../../ports/errors.js';
 import { RemoteHttpError, type UrlGuard } from '../../ports/remote-http.js';
 
 /** The policy fields the check reads; the shape of the `rasterFetch` config. */
@@ -26,7 +26,7 @@ export function policyUrlGuard<P extends BasePolicy>(check: UrlCheck<P>, policy:
     } catch (err) {
       if (err instanceof AppError) {
         const detail = `${url.origin}: ${err.message.toLowerCase()}${err.hint ? ` (${err.hint})` : ''}`;
-        throw new RemoteHttpError(err.status === 403 ? 'refused' : /not found|resolve/i.test(`${err.message} ${err.hint ?? ''}`) ? 'unreachable' : 'invalid-url', url.href, detail);
+        throw new RemoteHttpError(err.kind === 'forbidden' ? 'refused' : /not found|resolve/i.test(`${err.message} ${err.hint ?? ''}`) ? 'unreachable' : 'invalid-url', url.href, detail);
       }
       throw err;
     }

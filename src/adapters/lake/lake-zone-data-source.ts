@@ -31,7 +31,7 @@ import { subZonesBox } from '../../domain/aggregation/sub-zones-box.js';
 import { listSubZones, pointFieldPlan, ZonePointAggregator, ZonesMet } from '../../domain/aggregation/zone-points.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import type { LakePointScanRequest, LakeReader, LakeWork, PointBatch, RowFilter } from '../../ports/lake-reader.js';
-import { ValidationError } from '../../app/errors.js';
+import { ValidationError } from '../../ports/errors.js';
 import { runStepped } from '../../app/run-stepped.js';
 import { pointOf } from './point-columns.js';
 import type { ZoneBinningPool, ZoneBinningSession } from './zone-binning-pool.js';

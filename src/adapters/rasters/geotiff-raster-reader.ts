@@ -6,7 +6,7 @@ import { toProj4 } from 'geotiff-geokeys-to-proj4';
 import proj4 from 'proj4';
 import type { BBox } from '../../domain/dggrs/dggrs.js';
 import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowRequest } from '../../ports/raster-reader.js';
-import { AppError, BadRequestError } from '../../app/errors.js';
+import { AppError, InvalidRequestError, TooLargeError, UpstreamError } from '../../ports/errors.js';
 import { ByteBudget, GuardedRangeReader } from './guarded-http.js';
 import { DatasetCache, trustedPolicy } from './dataset-cache.js';
 import { DecodedTileCache } from './decoded-tile-cache.js';
@@ -55,7 +55,7 @@ export class GeoTiffRasterReader implements RasterReader {
     try {
       let tiff: GeoTIFF;
       if (!isUrl) {
-        if (!trusted) throw new BadRequestError('Invalid raster URL', 'cog-url must be an absolute http(s) URL.');
+        if (!trusted) throw new InvalidRequestError('Invalid raster URL', 'cog-url must be an absolute http(s) URL.');
         tiff = await fromFile(path.resolve(this.cwd, href));
       } else if (href.toLowerCase().startsWith('file:')) {
         if (!trusted) await checkUrl(href, policy); // refuses unless the policy allows file:
@@ -86,8 +86,8 @@ function readFailure(err: unknown, remote: GuardedRangeReader | undefined, trust
   if (remote?.failure) return remote.failure;
   if (err instanceof AppError) return err;
   const detail = (err as Error)?.message ?? String(err);
-  if (trusted) return new BadRequestError('Raster could not be read', `The collection raster is not a readable GeoTIFF: ${detail}`);
-  return new AppError(502, 'Raster could not be read', `cog-url did not give a readable GeoTIFF: ${detail}`);
+  if (trusted) return new InvalidRequestError('Raster could not be read', `The collection raster is not a readable GeoTIFF: ${detail}`);
+  return new UpstreamError('Raster could not be read', `cog-url did not give a readable GeoTIFF: ${detail}`);
 }
 
 /** geotiff.js client whose every request is a guarded range read. */
@@ -179,7 +179,7 @@ class GeoTiffDataset implements RasterDataset {
     let isGeographic = true;
     if ((keys as Record<string, unknown>).GeographicTypeGeoKey !== 4326 || (keys as Record<string, unknown>).ProjectedCSTypeGeoKey) {
       const p = toProj4(keys as never);
-      if (!p.proj4 || Object.keys(p.errors ?? {}).length > 0) throw new BadRequestError('Raster CRS not supported', 'The raster has no CRS the service can read (GeoKeys).');
+      if (!p.proj4 || Object.keys(p.errors ?? {}).length > 0) throw new InvalidRequestError('Raster CRS not supported', 'The raster has no CRS the service can read (GeoKeys).');
       def = p.proj4;
       isGeographic = p.isGCS;
     }
@@ -239,7 +239,7 @@ class GeoTiffDataset implements RasterDataset {
 
   async readWindow(req: WindowRequest): Promise<RasterWindow> {
     for (const b of req.bands) {
-      if (!Number.isInteger(b) || b < 1 || b > this.info.bandCount) throw new BadRequestError('Unknown band', `The raster has bands 1..${this.info.bandCount}; band ${b} does not exist.`);
+      if (!Number.isInteger(b) || b < 1 || b > this.info.bandCount) throw new InvalidRequestError('Unknown band', `The raster has bands 1..${this.info.bandCount}; band ${b} does not exist.`);
     }
     const [w, s, e, n] = req.bbox;
     const centre: [number, number] = [(w + e) / 2, (s + n) / 2];
@@ -326,7 +326,7 @@ async function readChunked(image: GeoTIFFImage, [c0, r0, c1, r1]: [number, numbe
   const tw = image.getTileWidth(), th = image.getTileHeight();
   const perBlock = tw * th * (image.planarConfiguration === 1 ? image.getSamplesPerPixel() : 1);
   if (perBlock > maxSamples) {
-    throw new AppError(413, 'Raster window exceeds the size limit', `The raster is stored in blocks (tiles or strips) of ${tw} x ${th} pixels, more than the ${maxSamples} samples (limits.maxRasterWindowSamples) one read may decode; use a tiled GeoTIFF (COG).`);
+    throw new TooLargeError('Raster window exceeds the size limit', `The raster is stored in blocks (tiles or strips) of ${tw} x ${th} pixels, more than the ${maxSamples} samples (limits.maxRasterWindowSamples) one read may decode; use a tiled GeoTIFF (COG).`);
   }
   const ww = c1 - c0;
   const out = samples.map((s) => image.getArrayForSample(s, ww * (r1 - r0)));

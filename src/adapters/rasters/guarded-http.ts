@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { ByteCollector } from '../../domain/byte-collector.js';
-import { AppError, BadRequestError } from '../../app/errors.js';
+import { AppError, InvalidRequestError, TooLargeError, UpstreamError, UpstreamTimeoutError } from '../../ports/errors.js';
 import { checkUrl, type CheckedUrl, type FetchPolicy } from './url-guard.js';
 
 export interface GuardedResponse {
@@ -16,13 +16,13 @@ export interface GuardedResponse {
 /** The refusals of a remote raster read; each keeps its class (status) wherever it is thrown. */
 export const fetchErrors = {
   tooLarge: (limit: number, what: string) =>
-    new AppError(413, 'Raster read exceeds the size limit', `The service fetches at most ${limit} bytes ${what}; ask for a smaller zone or a shallower zone-depth, or serve the raster as a COG from a host that honours Range requests.`),
-  timedOut: (ms: number) => new AppError(504, 'Raster fetch timed out', `The raster host did not answer within ${ms} ms (rasterFetch.timeoutMs).`),
-  failed: (hint: string) => new AppError(502, 'Raster fetch failed', hint),
+    new TooLargeError('Raster read exceeds the size limit', `The service fetches at most ${limit} bytes ${what}; ask for a smaller zone or a shallower zone-depth, or serve the raster as a COG from a host that honours Range requests.`),
+  timedOut: (ms: number) => new UpstreamTimeoutError('Raster fetch timed out', `The raster host did not answer within ${ms} ms (rasterFetch.timeoutMs).`),
+  failed: (hint: string) => new UpstreamError('Raster fetch failed', hint),
   /** The URL names nothing the host will serve (its 4xx): the caller's URL to fix, not an upstream fault. */
-  notServed: (status: number, where: string) => new AppError(400, 'Raster not found', `The raster host answered HTTP ${status} for ${where}; check cog-url.`),
+  notServed: (status: number, where: string) => new InvalidRequestError('Raster not found', `The raster host answered HTTP ${status} for ${where}; check cog-url.`),
   /** TLS could not be set up (e.g. https to a plain-http host): the URL's scheme or host is wrong. */
-  noTls: (where: string, code: string) => new AppError(400, 'Raster host refused TLS', `No TLS connection could be made to ${where} (${code}); check the scheme of cog-url.`),
+  noTls: (where: string, code: string) => new InvalidRequestError('Raster host refused TLS', `No TLS connection could be made to ${where} (${code}); check the scheme of cog-url.`),
 };
 
 /** Connection failures are told by their code only: error messages can quote library internals (OpenSSL). */
@@ -63,9 +63,9 @@ export async function guardedGet(raw: string, policy: FetchPolicy, opts: GetOpti
   for (let hop = 0; ; hop++) {
     const res = await requestOnce(target, policy, opts);
     if (res.status >= 300 && res.status < 400 && res.headers.location) {
-      if (hop >= policy.maxRedirects) throw new BadRequestError('Too many redirects', `cog-url redirected more than ${policy.maxRedirects} times (rasterFetch.maxRedirects).`);
+      if (hop >= policy.maxRedirects) throw new InvalidRequestError('Too many redirects', `cog-url redirected more than ${policy.maxRedirects} times (rasterFetch.maxRedirects).`);
       target = await checkUrl(new URL(res.headers.location, target.url), policy);
-      if (target.url.protocol === 'file:') throw new BadRequestError('Redirect to a file URL refused');
+      if (target.url.protocol === 'file:') throw new InvalidRequestError('Redirect to a file URL refused');
       continue;
     }
     return { ...res, url: target.url };

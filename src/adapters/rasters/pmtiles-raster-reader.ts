@@ -6,7 +6,7 @@ import * as zlib from 'node:zlib';
 import { Compression, PMTiles, TileType, type Header, type RangeResponse, type Source } from 'pmtiles';
 import type { BBox } from '../../domain/dggrs/dggrs.js';
 import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowRequest } from '../../ports/raster-reader.js';
-import { AppError, BadRequestError } from '../../app/errors.js';
+import { AppError, InvalidRequestError, TooLargeError, UpstreamError } from '../../ports/errors.js';
 import { ByteBudget, GuardedRangeReader } from './guarded-http.js';
 import { DatasetCache, trustedPolicy } from './dataset-cache.js';
 import { DecodedTileCache } from './decoded-tile-cache.js';
@@ -67,7 +67,7 @@ export class PmtilesRasterReader implements RasterReader {
     let remote: GuardedRangeReader | undefined;
     try {
       if (!isUrl) {
-        if (!trusted) throw new BadRequestError('Invalid raster URL', 'cog-url must be an absolute http(s) URL.');
+        if (!trusted) throw new InvalidRequestError('Invalid raster URL', 'cog-url must be an absolute http(s) URL.');
         source = new LocalFileSource(path.resolve(this.cwd, href));
       } else if (href.toLowerCase().startsWith('file:')) {
         if (!trusted) await checkUrl(href, policy); // refuses unless the policy allows file:
@@ -106,8 +106,8 @@ function readFailure(err: unknown, remote: GuardedRangeReader | undefined, trust
   if (remote?.failure) return remote.failure;
   if (err instanceof AppError) return err;
   const detail = (err as Error)?.message ?? String(err);
-  if (trusted) return new BadRequestError('Raster could not be read', `The collection raster ${what}: ${detail}`);
-  return new AppError(502, 'Raster could not be read', `cog-url ${what}: ${detail}`);
+  if (trusted) return new InvalidRequestError('Raster could not be read', `The collection raster ${what}: ${detail}`);
+  return new UpstreamError('Raster could not be read', `cog-url ${what}: ${detail}`);
 }
 
 /** Range reads of a local file; the descriptor reopens if the dataset was closed while still cached. */
@@ -202,7 +202,7 @@ class PmtilesDataset implements RasterDataset {
     if (header.specVersion !== 3) throw new Error(`PMTiles spec version ${header.specVersion} is not supported (v3 is)`);
     if (header.tileType !== TileType.Png) {
       const name = TileType[header.tileType] ?? String(header.tileType);
-      throw new BadRequestError('Raster tile format not supported', header.tileType === TileType.Webp
+      throw new InvalidRequestError('Raster tile format not supported', header.tileType === TileType.Webp
         ? 'The PMTiles archive holds WebP tiles; no WebP decoder is installed, so only PNG tiles (terrarium, mapbox-terrain-rgb or gray) are read.'
         : `The PMTiles archive holds ${name} tiles; only value-encoded PNG raster tiles are read.`);
     }
@@ -210,7 +210,7 @@ class PmtilesDataset implements RasterDataset {
     const metadata = (await archive.getMetadata().catch(() => ({}))) as Record<string, unknown> | undefined;
     const encoding = configured ?? parseValueEncoding(metadata?.encoding);
     if (!encoding) {
-      throw new BadRequestError('Raster value encoding unknown', `The PMTiles archive does not say how its colours encode values; set the collection's valueEncoding to one of ${VALUE_ENCODINGS.join(', ')}.`);
+      throw new InvalidRequestError('Raster value encoding unknown', `The PMTiles archive does not say how its colours encode values; set the collection's valueEncoding to one of ${VALUE_ENCODINGS.join(', ')}.`);
     }
     const tileSize = await probeTileSize(archive, header, metadata);
     const bbox: BBox = [header.minLon, clampLat(header.minLat), header.maxLon, clampLat(header.maxLat)];
@@ -234,7 +234,7 @@ class PmtilesDataset implements RasterDataset {
 
   async readWindow(req: WindowRequest): Promise<RasterWindow> {
     for (const b of req.bands) {
-      if (b !== 1) throw new BadRequestError('Unknown band', `The raster has bands 1..1; band ${b} does not exist.`);
+      if (b !== 1) throw new InvalidRequestError('Unknown band', `The raster has bands 1..1; band ${b} does not exist.`);
     }
     const [w, s, e, n] = req.bbox;
     const midLat = (s + n) / 2;
@@ -263,7 +263,7 @@ class PmtilesDataset implements RasterDataset {
     if (c1 > c0 && r1 > r0) {
       const keys: [number, number][] = [];
       for (let ty = Math.floor(r0 / T); ty <= Math.floor((r1 - 1) / T); ty++) for (let tx = Math.floor(c0 / T); tx <= Math.floor((c1 - 1) / T); tx++) keys.push([tx, ty]);
-      if (keys.length > MAX_TILES_PER_WINDOW) throw new AppError(413, 'Raster read exceeds the size limit', `The window needs ${keys.length} tiles at zoom ${z}, more than the ${MAX_TILES_PER_WINDOW} one read may fetch; ask for a smaller zone or a shallower zone-depth.`);
+      if (keys.length > MAX_TILES_PER_WINDOW) throw new TooLargeError('Raster read exceeds the size limit', `The window needs ${keys.length} tiles at zoom ${z}, more than the ${MAX_TILES_PER_WINDOW} one read may fetch; ask for a smaller zone or a shallower zone-depth.`);
       try {
         for (let i = 0; i < keys.length; i += FETCH_CONCURRENCY) {
           await Promise.all(keys.slice(i, i + FETCH_CONCURRENCY).map(async ([tx, ty]) => {
@@ -311,7 +311,7 @@ class PmtilesDataset implements RasterDataset {
       return decodeValues(img.rgba, this.encoding);
     } catch (err) {
       if (err instanceof AppError) throw err;
-      throw new BadRequestError('Raster could not be read', `Tile ${z}/${x}/${y} of ${this.info.href} could not be decoded: ${(err as Error).message}`);
+      throw new InvalidRequestError('Raster could not be read', `Tile ${z}/${x}/${y} of ${this.info.href} could not be decoded: ${(err as Error).message}`);
     }
   }
 

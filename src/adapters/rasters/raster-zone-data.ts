@@ -4,7 +4,7 @@ import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { DepthValues, SourceLink, ZoneData, ZoneDataRequest } from '../../domain/zone-data.js';
 import { DEFAULT_SAMPLING_FACTOR, mosaicPixelGrid, planDepth, zonalDepth, type DepthPlan, type PixelGrid, type Statistic, type WindowNeed, type ZonalDepth, type ZonalOptions, type ZonalWork } from '../../domain/aggregation/index.js';
 import type { RasterDataset } from '../../ports/raster-reader.js';
-import { AppError } from '../../app/errors.js';
+import { AppError } from '../../ports/errors.js';
 
 /** One output field: a statistic of one band. */
 export interface RasterField {
@@ -73,7 +73,7 @@ async function runZonal(work: ZonalWork, read: (need: WindowNeed) => Promise<Pix
     try {
       input = await read(need);
     } catch (err) {
-      if (!(need.optional && err instanceof AppError && err.status === 413)) throw err;
+      if (!(need.optional && err instanceof AppError && err.kind === 'too-large')) throw err;
       input = null;
     }
     start = performance.now();

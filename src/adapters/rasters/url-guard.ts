@@ -1,6 +1,6 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
-import { AppError, BadRequestError, ForbiddenError } from '../../app/errors.js';
+import { InvalidRequestError, ForbiddenError, UpstreamError } from '../../ports/errors.js';
 import type { InFlightBytes } from '../../ports/remote-http.js';
 
 /** The `rasterFetch` config: which URLs a client may make the service fetch. */
@@ -39,14 +39,14 @@ export async function checkUrl(raw: string | URL, policy: FetchPolicy): Promise<
   try {
     url = typeof raw === 'string' ? new URL(raw) : raw;
   } catch {
-    throw new BadRequestError('Invalid raster URL', 'cog-url must be an absolute http(s) URL, like https://example.com/data/cog.tif');
+    throw new InvalidRequestError('Invalid raster URL', 'cog-url must be an absolute http(s) URL, like https://example.com/data/cog.tif');
   }
   const scheme = url.protocol.replace(/:$/, '');
   if (!(policy.allowedSchemes as readonly string[]).includes(scheme)) {
     throw new ForbiddenError('Raster URL scheme not allowed', `Allowed schemes: ${policy.allowedSchemes.join(', ') || 'none'}.`);
   }
   if (scheme === 'file') return { url };
-  if (url.username || url.password) throw new BadRequestError('Invalid raster URL', 'Credentials in the URL are not accepted.');
+  if (url.username || url.password) throw new InvalidRequestError('Invalid raster URL', 'Credentials in the URL are not accepted.');
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (policy.allowedHosts.length > 0 && !policy.allowedHosts.some((h) => hostMatches(host, h.toLowerCase()))) {
     throw new ForbiddenError('Raster host not allowed', `Allowed hosts: ${policy.allowedHosts.join(', ')}.`);
@@ -59,11 +59,11 @@ export async function checkUrl(raw: string | URL, policy: FetchPolicy): Promise<
     } catch (err) {
       // A name that does not exist is the caller's to fix; a resolver that fails is upstream trouble.
       const code = (err as { code?: string }).code;
-      if (code === 'ENOTFOUND' || code === 'ENODATA') throw new BadRequestError('Raster host not found', `The host "${host}" of cog-url does not resolve.`);
-      throw new AppError(502, 'Raster fetch failed', `The host "${host}" of cog-url could not be resolved now (${code ?? 'DNS error'}); try again later.`);
+      if (code === 'ENOTFOUND' || code === 'ENODATA') throw new InvalidRequestError('Raster host not found', `The host "${host}" of cog-url does not resolve.`);
+      throw new UpstreamError('Raster fetch failed', `The host "${host}" of cog-url could not be resolved now (${code ?? 'DNS error'}); try again later.`);
     }
   }
-  if (addresses.length === 0) throw new BadRequestError('Raster host not found', `The host "${host}" of cog-url does not resolve.`);
+  if (addresses.length === 0) throw new InvalidRequestError('Raster host not found', `The host "${host}" of cog-url does not resolve.`);
   if (!policy.allowPrivateNetworks && addresses.some((a) => isNonPublicAddress(a.address) && !allowedPrivately(a.address, policy))) {
     throw new ForbiddenError('Raster URL points to a non-public address', HINT_PRIVATE);
   }

@@ -15,8 +15,8 @@
 import type { StacItemDescriptor, StacSearch } from '../../ports/stac-catalog.js';
 import type { RemoteResponse } from '../../ports/remote-http.js';
 import { remoteReads } from '../../domain/remote-reads.js';
-import { AppError } from '../../app/errors.js';
-import { backendStatus, badPayload, catalogLabel, remoteFault } from '../../app/remote-faults.js';
+import { ValidationError } from '../../ports/errors.js';
+import { backendStatus, badPayload, catalogLabel, remoteFault } from '../../ports/remote-faults.js';
 import { matchesSearch, parseStacItem } from './stac-json.js';
 import { getStacJson, remoteAssetHref, WHAT, type RemoteStacOptions } from './stac-http.js';
 
@@ -123,7 +123,7 @@ export class StacApiCatalog {
     const reads = q.reads ?? remoteReads();
     for (let page = 1; ; page++) {
       if (page > 1 && reads.pages >= maxPages) {
-        throw new AppError(422, 'Too many STAC pages', `Searching ${this.label} for this request takes more than ${maxPages} pages of ${pageSize} items, counted over all its searches (remoteBackends.maxPages); ask for a smaller zone or area, or a narrower datetime.`);
+        throw new ValidationError('Too many STAC pages', `Searching ${this.label} for this request takes more than ${maxPages} pages of ${pageSize} items, counted over all its searches (remoteBackends.maxPages); ask for a smaller zone or area, or a narrower datetime.`);
       }
       reads.pages++;
       const key = `${request.method} ${request.url} ${JSON.stringify(request.body ?? null)}`;
@@ -134,10 +134,10 @@ export class StacApiCatalog {
       if (doc.type !== 'FeatureCollection' || !Array.isArray(doc.features)) throw badPayload(WHAT, this.label, 'a search page that is not a GeoJSON FeatureCollection');
       const matched = typeof doc.numberMatched === 'number' ? doc.numberMatched : typeof (doc.context as Json | undefined)?.matched === 'number' ? ((doc.context as Json).matched as number) : undefined;
       if (page === 1 && matched !== undefined && reads.features + matched > maxItems) {
-        throw new AppError(422, 'Too many STAC items', `${this.label} has ${matched} items for this search${reads.features > 0 ? ` (after ${reads.features} read by the request's other searches)` : ''}; at most ${maxItems} are read per request (remoteBackends.maxFeatures). Ask for a smaller zone or area, or a narrower datetime.`);
+        throw new ValidationError('Too many STAC items', `${this.label} has ${matched} items for this search${reads.features > 0 ? ` (after ${reads.features} read by the request's other searches)` : ''}; at most ${maxItems} are read per request (remoteBackends.maxFeatures). Ask for a smaller zone or area, or a narrower datetime.`);
       }
       reads.features += doc.features.length;
-      if (reads.features > maxItems) throw new AppError(422, 'Too many STAC items', `${this.label} returned more than ${maxItems} items for this request, counted over all its searches (remoteBackends.maxFeatures). Ask for a smaller zone or area, or a narrower datetime.`);
+      if (reads.features > maxItems) throw new ValidationError('Too many STAC items', `${this.label} returned more than ${maxItems} items for this request, counted over all its searches (remoteBackends.maxFeatures). Ask for a smaller zone or area, or a narrower datetime.`);
       for (const f of doc.features) {
         let item: StacItemDescriptor;
         try {

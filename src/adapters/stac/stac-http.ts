@@ -1,7 +1,7 @@
 /** Shared by the remote STAC adapters: guarded JSON reads, asset hrefs, the asset policy. */
 import type { StacCatalogOptions, StacItemDescriptor } from '../../ports/stac-catalog.js';
 import type { RemoteHttp, RemoteResponse, UrlGuard } from '../../ports/remote-http.js';
-import { backendStatus, badPayload, catalogLabel, remoteFault } from '../../app/remote-faults.js';
+import { backendStatus, badPayload, catalogLabel, remoteFault } from '../../ports/remote-faults.js';
 import { parseDocument } from './static-stac-catalog.js';
 
 export const WHAT = 'STAC catalog';

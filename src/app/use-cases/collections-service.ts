@@ -1,6 +1,6 @@
 import type { Collection, CollectionCatalog, FieldMeta, FieldSource } from '../../ports/collection-catalog.js';
 import type { BackingKind } from '../../domain/collection.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../../ports/errors.js';
 
 /** Lists and describes collections and their fields (queryables). */
 export class CollectionsService {

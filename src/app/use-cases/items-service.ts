@@ -7,7 +7,7 @@ import type { CollectionCatalog, Collection } from '../../ports/collection-catal
 import { LakeNotFoundError, LakeQueryError, type LakeDataset, type LakePage, type LakePageRequest, type LakeReader } from '../../ports/lake-reader.js';
 import { parseCql2Json, parseCql2Text, type Expr } from '../../domain/cql2/index.js';
 import { InvalidDatetimeError, parseDatetime } from '../../domain/time-interval.js';
-import { BadRequestError, NotFoundError } from '../errors.js';
+import { InvalidRequestError, NotFoundError } from '../../ports/errors.js';
 import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../lake-time-budget.js';
 
 /** Same charset as collection ids in config; anything else (`../x`, quotes, NUL) is refused before any lookup. */
@@ -61,7 +61,7 @@ export class ItemsService {
   /** The collection, if its id is well formed and it is lake-backed. */
   collection(id: string): Collection {
     if (!COLLECTION_ID.test(id)) {
-      throw new BadRequestError('Invalid collection id', 'Collection ids are 1-128 letters, digits, "_", "." or "-", starting with a letter or digit.');
+      throw new InvalidRequestError('Invalid collection id', 'Collection ids are 1-128 letters, digits, "_", "." or "-", starting with a letter or digit.');
     }
     const c = this.catalog.get(id);
     if (!c || c.backing.kind !== 'parquet-lake') {
@@ -93,7 +93,7 @@ export class ItemsService {
   }
 
   private async pageWithin(id: string, query: PageQuery, signal: AbortSignal): Promise<ItemsResult> {
-    if (query.limit > this.maxLimit) throw new BadRequestError('Invalid query parameter', `limit must be <= ${this.maxLimit}`);
+    if (query.limit > this.maxLimit) throw new InvalidRequestError('Invalid query parameter', `limit must be <= ${this.maxLimit}`);
     return this.run(id, query, query.offset, query.limit, signal);
   }
 
@@ -147,7 +147,7 @@ export class ItemsService {
       return await fn();
     } catch (e) {
       if (e instanceof LakeNotFoundError) throw new NotFoundError('Collection has no lake data', 'No parquet files were found under the collection\'s lake prefix.');
-      if (e instanceof LakeQueryError) throw new BadRequestError(e.message, e.hint);
+      if (e instanceof LakeQueryError) throw new InvalidRequestError(e.message, e.hint);
       throw e;
     }
   }
@@ -158,7 +158,7 @@ export function selectColumns(dataset: LakeDataset, query: ItemsQuery): string[]
   const valid = dataset.columns.filter((c) => c.queryable).map((c) => c.name);
   const check = (names: string[] | undefined, param: string) => {
     for (const n of names ?? []) {
-      if (!valid.includes(n)) throw new BadRequestError('Invalid query parameter', `${param}: unknown property "${n.slice(0, 64)}". Valid properties: ${valid.join(', ')}.`);
+      if (!valid.includes(n)) throw new InvalidRequestError('Invalid query parameter', `${param}: unknown property "${n.slice(0, 64)}". Valid properties: ${valid.join(', ')}.`);
     }
   };
   check(query.properties, 'properties');
@@ -171,7 +171,7 @@ export function selectColumns(dataset: LakeDataset, query: ItemsQuery): string[]
   // An empty list selects no properties (GeoJSON then carries ids and geometry only); a
   // selection that leaves nothing at all to return is a mistake, not an empty answer.
   if (columns.length === 0) {
-    throw new BadRequestError('Invalid query parameter', `properties / exclude-properties leave no column to return; keep at least one of: ${valid.join(', ')}.`);
+    throw new InvalidRequestError('Invalid query parameter', `properties / exclude-properties leave no column to return; keep at least one of: ${valid.join(', ')}.`);
   }
   return columns;
 }
@@ -180,7 +180,7 @@ function parseDatetimeParam(text: string) {
   try {
     return parseDatetime(text);
   } catch (e) {
-    if (e instanceof InvalidDatetimeError) throw new BadRequestError('Invalid query parameter', e.message);
+    if (e instanceof InvalidDatetimeError) throw new InvalidRequestError('Invalid query parameter', e.message);
     throw e;
   }
 }
@@ -205,7 +205,7 @@ function propertyFilters(dataset: LakeDataset, equals: Record<string, string>): 
   for (const column of equalityColumns(dataset)) {
     const value = equals[column.name];
     if (value === undefined) continue;
-    const bad = (expected: string) => new BadRequestError('Invalid query parameter', `${column.name.slice(0, 64)}: expected ${expected} (rows whose ${column.name.slice(0, 64)} equals it), got "${value.slice(0, 64)}".`);
+    const bad = (expected: string) => new InvalidRequestError('Invalid query parameter', `${column.name.slice(0, 64)}: expected ${expected} (rows whose ${column.name.slice(0, 64)} equals it), got "${value.slice(0, 64)}".`);
     let literal: Expr;
     if (column.field.type === 'number' || column.field.type === 'integer') {
       if (!NUMBER.test(value) || !Number.isFinite(Number(value))) throw bad('a number');

@@ -3,7 +3,7 @@ import type { Delivery, JobQueue, QueuedJob } from '../../ports/job-queue.js';
 import type { JobResults } from '../../ports/job-results.js';
 import type { ZoneData } from '../../domain/zone-data.js';
 import type { ZoneDataService } from './zone-data-service.js';
-import { AppError } from '../errors.js';
+import { AppError, isRequestFault } from '../../ports/errors.js';
 
 export interface JobRunnerOptions {
   /** Identifies this process in each attempt's record (host:pid). */
@@ -190,7 +190,7 @@ export class JobRunner {
       }
       const reason = err instanceof AppError ? `${err.message}${err.hint ? `: ${err.hint}` : ''}` : err instanceof Error ? err.message : String(err);
       // A request the zone-data use case refuses (4xx) will be refused again: no retry.
-      const final = (err instanceof AppError && err.status < 500) || attempt >= this.opts.maxAttempts;
+      const final = isRequestFault(err) || attempt >= this.opts.maxAttempts;
       this.log.warn({ job: job.id, attempt, final, err }, 'job attempt failed');
       await this.store.failAttempt(job.id, attempt, reason.slice(0, 2000), final);
       if (!final) throw err;

@@ -6,7 +6,7 @@ import type { JobResults } from '../../ports/job-results.js';
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { ZoneData } from '../../domain/zone-data.js';
 import type { ZoneDataService } from './zone-data-service.js';
-import { AppError, NotFoundError, TooManyRequestsError, ValidationError } from '../errors.js';
+import { isRequestFault, NotFoundError, ValidationError, QuotaExceededError } from '../../ports/errors.js';
 
 export interface OrderRequest {
   title?: string;
@@ -106,7 +106,7 @@ export class OrdersService {
     if (bad !== undefined) throw new ValidationError('Invalid order', `"${bad}" is not a ${grid.id} zone id (${grid.zoneIdForm}).`);
     const jobs = req.collection !== undefined ? await this.collectionJobs(grid, req.collection, zones, req.zone_depth) : await this.conceptJobs(grid, req.concept!, zones, req.zone_depth);
     if (jobs.length > this.limits.maxJobsPerOrder) {
-      throw new TooManyRequestsError(
+      throw new QuotaExceededError(
         'Quota exceeded',
         `This order would spawn ${jobs.length} jobs; an order may spawn at most ${this.limits.maxJobsPerOrder} (orders.maxJobsPerOrder). Split the zones over several orders.`,
         this.limits.retryAfterSeconds,
@@ -117,7 +117,7 @@ export class OrdersService {
       { maxOpenOrders: this.limits.maxOpenOrders },
     );
     if ('refused' in outcome) {
-      throw new TooManyRequestsError(
+      throw new QuotaExceededError(
         'Quota exceeded',
         `${outcome.open} orders are accepted or running; an owner may have at most ${this.limits.maxOpenOrders} open (orders.maxOpenOrders). Wait for one to finish, or dismiss one with DELETE /orders/{order_id}.`,
         this.limits.retryAfterSeconds,
@@ -158,9 +158,7 @@ export class OrdersService {
   }
 
   grid(id: string): Dggrs {
-    const grid = this.grids.get(id);
-    if (!grid) throw new NotFoundError('DGGRS not found', 'See /dggs.');
-    return grid;
+    return this.grids.require(id);
   }
 
   private async collectionJobs(grid: Dggrs, collection: string, zones: string[], depth: number | undefined): Promise<JobSpec[]> {
@@ -211,7 +209,7 @@ export class OrdersService {
     try {
       return await this.zoneData.fields(collection);
     } catch (err) {
-      if (err instanceof AppError && err.status < 500) throw new ValidationError('Invalid order', `${label}${err.status === 404 ? `Unknown collection "${collection}"; see /collections.` : (err.hint ?? err.message)}`);
+      if (isRequestFault(err)) throw new ValidationError('Invalid order', `${label}${err.kind === 'not-found' ? `Unknown collection "${collection}"; see /collections.` : (err.hint ?? err.message)}`);
       throw err;
     }
   }

@@ -13,7 +13,7 @@ import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import { LakeNotFoundError, LakeQueryError } from '../../ports/lake-reader.js';
-import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors.js';
+import { AppError, InvalidRequestError, NotFoundError, ValidationError } from '../../ports/errors.js';
 import { WorkBudget } from '../work-budget.js';
 import { takeTurn, turnDue } from '../run-stepped.js';
 import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../lake-time-budget.js';
@@ -145,9 +145,7 @@ export class ZoneDataService {
   }
 
   grid(dggrsId: string): Dggrs {
-    const grid = this.grids.get(dggrsId);
-    if (!grid) throw new NotFoundError('DGGRS not found', `Known grids: ${this.grids.list().map((g) => g.id).join(', ')}. See /dggs.`);
-    return grid;
+    return this.grids.require(dggrsId);
   }
 
   collection(collectionId: string): Collection {
@@ -158,7 +156,7 @@ export class ZoneDataService {
 
   private source(c: Collection): ZoneDataSource {
     const s = this.sources[c.backing.kind];
-    if (!s) throw new ValidationError('Zone data not available', `Collections backed by "${c.backing.kind}" do not serve zone data yet.`, 422);
+    if (!s) throw new ValidationError('Zone data not available', `Collections backed by "${c.backing.kind}" do not serve zone data yet.`);
     return s;
   }
 
@@ -211,7 +209,7 @@ export class ZoneDataService {
       const known = Object.keys(await source.fields(collection));
       const unknown = sel.fields.filter((f) => !known.includes(f));
       if (unknown.length > 0) {
-        throw new BadRequestError('Unknown field', `${label}unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; valid fields: ${known.join(', ') || '(none)'}.`);
+        throw new InvalidRequestError('Unknown field', `${label}unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; valid fields: ${known.join(', ') || '(none)'}.`);
       }
       let filter: Expr | undefined;
       if (sel.filter !== undefined) {
@@ -257,14 +255,14 @@ export class ZoneDataService {
     try {
       assertEvaluable(expr);
     } catch (err) {
-      if (err instanceof UnsupportedFilterError) throw new BadRequestError('Invalid filter', err.message);
+      if (err instanceof UnsupportedFilterError) throw new InvalidRequestError('Invalid filter', err.message);
       throw err;
     }
     const known = Object.keys(await source.fields(c));
     const referenced = filterProperties(expr);
     const unknown = referenced.filter((p) => p !== 'geometry' && !known.includes(p));
     if (unknown.length > 0) {
-      throw new BadRequestError('Invalid filter', `unknown property ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')}; a zone query on ${c.id} may name its fields (${known.join(', ')}) and geometry.`);
+      throw new InvalidRequestError('Invalid filter', `unknown property ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')}; a zone query on ${c.id} may name its fields (${known.join(', ')}) and geometry.`);
     }
     this.checkSpatialWork(c, grid, level, scope, expr);
     const fields = known.filter((f) => referenced.includes(f));
@@ -336,13 +334,13 @@ export class ZoneDataService {
     const valid = await source.filterQueryables(c);
     const unknown = filterProperties(expr).filter((p) => !valid.includes(p));
     if (unknown.length > 0) {
-      throw new BadRequestError('Invalid filter', `${label}unknown property ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')}; valid properties: ${valid.join(', ') || '(none)'}. See /collections/${c.id}/queryables.`);
+      throw new InvalidRequestError('Invalid filter', `${label}unknown property ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')}; valid properties: ${valid.join(', ') || '(none)'}. See /collections/${c.id}/queryables.`);
     }
     return expr;
   }
 
-  private noFilter(c: Collection, label: string): BadRequestError {
-    return new BadRequestError('Filter not supported', `${label}CQL2 filters restrict the rows of row-based collections (parquet-lake, ogc-features); "${c.id}" is backed by ${c.backing.kind}, which has no rows to filter. Drop the filter for this collection.`);
+  private noFilter(c: Collection, label: string): InvalidRequestError {
+    return new InvalidRequestError('Filter not supported', `${label}CQL2 filters restrict the rows of row-based collections (parquet-lake, ogc-features); "${c.id}" is backed by ${c.backing.kind}, which has no rows to filter. Drop the filter for this collection.`);
   }
 
   /** Reads one source, turning the lake's own errors into API errors that name the selection. */
@@ -360,8 +358,8 @@ export class ZoneDataService {
       return await fn();
     } catch (e) {
       if (e instanceof LakeNotFoundError) throw new NotFoundError('Collection has no lake data', `${label}no parquet files were found under the collection's lake prefix.`);
-      if (e instanceof LakeQueryError) throw new BadRequestError(e.message, `${label}${e.hint}`);
-      if (label && e instanceof AppError) throw new AppError(e.status, e.message, `${label}${e.hint ?? ''}`);
+      if (e instanceof LakeQueryError) throw new InvalidRequestError(e.message, `${label}${e.hint}`);
+      if (label && e instanceof AppError) throw e.withHintPrefix(label);
       throw e;
     }
   }
@@ -394,7 +392,7 @@ export class ZoneDataService {
 
   async adHocZoneData(cogUrl: string | undefined, q: ZoneDataQuery, signal?: AbortSignal): Promise<ZoneData> {
     if (!cogUrl) {
-      throw new BadRequestError(
+      throw new InvalidRequestError(
         'Missing cog-url',
         'Add cog-url=<URL of a Cloud-Optimized GeoTIFF> to compute zone data from a raster, use /collections/{collection_id}/dggs/{dggrs_id}/zones/{zone_id}/data, or POST a cross-collection body to this path.',
       );
@@ -403,7 +401,7 @@ export class ZoneDataService {
     const request = this.request(grid, q, []);
     const subZones = this.bound(grid, request, (q.options?.bands?.length ?? 1) * statCount(q.options), q.outline);
     const adHoc = this.adHoc;
-    if (!adHoc) throw new ValidationError('Ad-hoc rasters not available', 'This service reads no client rasters.', 422);
+    if (!adHoc) throw new ValidationError('Ad-hoc rasters not available', 'This service reads no client rasters.');
     return this.budget.run(subZones, () => adHoc.adHocZoneData(cogUrl, { ...request, ...(signal ? { signal } : {}) }), signal);
   }
 
@@ -477,7 +475,7 @@ function parseSpec(spec: string | Record<string, unknown>, label: string): Expr 
   try {
     return typeof spec === 'string' ? parseFilter(spec, 'cql2-text') : parseCql2Json(spec);
   } catch (e) {
-    if (e instanceof Cql2SyntaxError) throw new BadRequestError('Invalid filter', `${label}${e.message}`);
+    if (e instanceof Cql2SyntaxError) throw new InvalidRequestError('Invalid filter', `${label}${e.message}`);
     throw e;
   }
 }
@@ -486,10 +484,10 @@ function parseSpec(spec: string | Record<string, unknown>, label: string): Expr 
 export function selectFields(known: string[], properties: string[] | undefined, exclude: string[] | undefined): string[] {
   const unknown = [...(properties ?? []), ...(exclude ?? [])].filter((n) => !known.includes(n));
   if (unknown.length > 0) {
-    throw new BadRequestError('Unknown field', `Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; valid fields: ${known.join(', ') || '(none)'}.`);
+    throw new InvalidRequestError('Unknown field', `Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; valid fields: ${known.join(', ') || '(none)'}.`);
   }
   const kept = properties && properties.length > 0 ? [...new Set(properties)] : known;
   const out = kept.filter((n) => !(exclude ?? []).includes(n));
-  if (out.length === 0) throw new BadRequestError('No field selected', `properties and exclude-properties leave no field; valid fields: ${known.join(', ')}.`);
+  if (out.length === 0) throw new InvalidRequestError('No field selected', `properties and exclude-properties leave no field; valid fields: ${known.join(', ')}.`);
   return out;
 }

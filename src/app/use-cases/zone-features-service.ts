@@ -19,7 +19,7 @@ import { InvalidDatetimeError, parseDatetime } from '../../domain/time-interval.
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import { LakeNotFoundError, LakeQueryError, type LakeReader, type LakeValue } from '../../ports/lake-reader.js';
-import { BadRequestError, NotAcceptableError, NotFoundError, ValidationError } from '../errors.js';
+import { InvalidRequestError, NotFoundError, UnsupportedFormatError, ValidationError } from '../../ports/errors.js';
 import { parseFilter, selectColumns, type FilterLang } from './items-service.js';
 import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../lake-time-budget.js';
 
@@ -85,8 +85,7 @@ export class ZoneFeaturesService {
   /** `signal`: the work stops when it aborts (the client left); the lake read is bounded by limits.lakeQuerySeconds too. */
   async features(collectionId: string, q: ZoneFeaturesQuery, signal?: AbortSignal): Promise<ZoneFeatures> {
     const c = this.lakeCollection(collectionId);
-    const grid = this.grids.get(q.dggrsId);
-    if (!grid) throw new NotFoundError('DGGRS not found', `Known grids: ${this.grids.list().map((g) => g.id).join(', ')}. See /dggs.`);
+    const grid = this.grids.require(q.dggrsId);
     if (!grid.isValidZone(q.zoneId)) throw new NotFoundError('Zone not found', `"${q.zoneId.slice(0, 64)}" is not a zone of ${grid.id}; zone ids look like ${grid.zoneIdForm}.`);
     const depth = this.depth(grid, q.zoneId, q.zoneDepth);
     const count = grid.subZoneCount(q.zoneId, depth);
@@ -95,7 +94,7 @@ export class ZoneFeaturesService {
     }
     const dataset = await this.guard(() => this.lake.describe(c));
     const geometryColumn = dataset.geometryColumn;
-    if (!geometryColumn) throw new NotAcceptableError(['dggs+json', 'json'], `${c.id} has no geometry column, so no features to place.`);
+    if (!geometryColumn) throw new UnsupportedFormatError(['dggs+json', 'json'], `${c.id} has no geometry column, so no features to place.`);
     const columns = selectColumns(dataset, { ...(q.properties ? { properties: q.properties } : {}), ...(q.excludeProperties ? { excludeProperties: q.excludeProperties } : {}), keepGeometry: false })
       .filter((n) => n !== geometryColumn);
     let datetime;
@@ -176,7 +175,7 @@ export class ZoneFeaturesService {
     const c = this.catalog.get(collectionId);
     if (!c) throw new NotFoundError('Collection not found', 'See /collections for the collection ids.');
     if (c.backing.kind !== 'parquet-lake') {
-      throw new NotAcceptableError(['dggs+json', 'json', 'geo+json'], `DGGS-JSON-FG places vector features: it is offered for parquet-lake collections, and ${c.id} is "${c.backing.kind}".`);
+      throw new UnsupportedFormatError(['dggs+json', 'json', 'geo+json'], `DGGS-JSON-FG places vector features: it is offered for parquet-lake collections, and ${c.id} is "${c.backing.kind}".`);
     }
     return c;
   }
@@ -190,7 +189,7 @@ export class ZoneFeaturesService {
       if (e instanceof InvalidZoneDepthError) throw new ValidationError('Invalid query parameter', e.message);
       throw e;
     }
-    if (depths.length !== 1) throw new BadRequestError('One zone-depth', 'DGGS-JSON-FG quantizes to the sub-zones of one depth: give zone-depth a single value, like 5.');
+    if (depths.length !== 1) throw new InvalidRequestError('One zone-depth', 'DGGS-JSON-FG quantizes to the sub-zones of one depth: give zone-depth a single value, like 5.');
     const depth = depths[0]!;
     const most = Math.min(grid.maxRelativeDepth, grid.maxRefinementLevel - grid.zoneLevel(zoneId));
     if (depth > most) throw new ValidationError('zone-depth too deep', `zone-depth may be at most ${most} for ${zoneId} of ${grid.id}.`);
@@ -202,7 +201,7 @@ export class ZoneFeaturesService {
       return await fn();
     } catch (e) {
       if (e instanceof LakeNotFoundError) throw new NotFoundError('Collection has no lake data', 'No parquet files were found under the collection\'s lake prefix.');
-      if (e instanceof LakeQueryError) throw new BadRequestError(e.message, e.hint);
+      if (e instanceof LakeQueryError) throw new InvalidRequestError(e.message, e.hint);
       throw e;
     }
   }

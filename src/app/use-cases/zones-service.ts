@@ -2,7 +2,7 @@ import type { BBox, Dggrs, Stepped, ZoneDescription } from '../../domain/dggrs/d
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { Collection } from '../../domain/collection.js';
 import type { CollectionsService } from './collections-service.js';
-import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
+import { InvalidRequestError, NotFoundError, ValidationError } from '../../ports/errors.js';
 import { runStepped } from '../run-stepped.js';
 import type { ZoneQueryScope } from './zone-data-service.js';
 
@@ -65,11 +65,7 @@ export class ZonesService {
   }
 
   grid(id: string): Dggrs {
-    const g = this.grids.get(id);
-    if (!g) {
-      throw new NotFoundError('DGGRS not found', `No grid "${truncate(id)}". Available grids: ${this.grids.list().map((x) => x.id).join(', ')}.`);
-    }
-    return g;
+    return this.grids.require(id);
   }
 
   collection(id: string): Collection {
@@ -95,7 +91,7 @@ export class ZonesService {
    */
   async listZones(grid: Dggrs, q: ZoneListQuery, collection?: Collection): Promise<ZoneListPage> {
     if (q.compactZones) {
-      throw new BadRequestError('compact-zones is not supported', 'Compaction is not implemented: omit compact-zones or set compact-zones=false.');
+      throw new InvalidRequestError('compact-zones is not supported', 'Compaction is not implemented: omit compact-zones or set compact-zones=false.');
     }
     const limit = Math.min(q.limit ?? this.maxZonesPerPage, this.maxZonesPerPage);
     const offset = q.offset ?? 0;

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import type { Request } from 'restify';
 import { z } from '../schemas/zod.js';
 import { defineRoute, json, type AnyRoute } from '../route.js';
-import { ForbiddenError } from '../../app/errors.js';
+import { ForbiddenError } from '../../ports/errors.js';
 import type { RouteModule } from '../route-module.js';
 import type { DatastoreAdmin } from '../../ports/datastore.js';
 

@@ -12,7 +12,7 @@ import { publicSourceHref, SourceFiles } from '../source-files.js';
 import { byteRange } from '../byte-range.js';
 import { frameAround, svgMap } from '../html/svg-map.js';
 import { HttpRefusal } from '../http-errors.js';
-import { NotFoundError } from '../../app/errors.js';
+import { NotFoundError } from '../../ports/errors.js';
 import type { Links } from '../links.js';
 import type { Format } from '../formats.js';
 import type { RouteModule } from '../route-module.js';

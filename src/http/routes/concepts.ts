@@ -4,7 +4,7 @@ import { defineRoute, json } from '../route.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
 import { formatParam, queryInteger } from '../schemas/query.js';
-import { NotFoundError } from '../../app/errors.js';
+import { NotFoundError } from '../../ports/errors.js';
 import type { RouteModule } from '../route-module.js';
 import type { ConceptStore } from '../../ports/datastore.js';
 

@@ -20,7 +20,7 @@ import { MAX_EDGE_ZONES, MAX_ZONES_PER_QUERY, type ZoneListPage, type ZonesServi
 import type { Dggrs, Stepped, ZoneDescription } from '../../domain/dggrs/dggrs.js';
 import type { Collection } from '../../domain/collection.js';
 import type { ZoneDataService, ZoneQueryScope } from '../../app/use-cases/zone-data-service.js';
-import { BadRequestError, NotAcceptableError } from '../../app/errors.js';
+import { InvalidRequestError, UnsupportedFormatError } from '../../ports/errors.js';
 import { allValues, isTemporal, zoneQueryArea, SUPPORTED_CRS_TEXT } from '../zone-query-area.js';
 import { zoneListUint64 } from '../encoders/zone-list-uint64.js';
 
@@ -211,7 +211,7 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics, zoneIn
     const c = scope.collection;
     const when = datetime !== undefined && c && isTemporal(c) ? { datetime } : {};
     if (filter === undefined && !('datetime' in when)) return {};
-    if (!c || !stats) throw new BadRequestError('filter needs a collection', 'A zone query filter tests the data in each zone: use /collections/{collection_id}/dggs/{dggrs_id}/zones?filter=...');
+    if (!c || !stats) throw new InvalidRequestError('filter needs a collection', 'A zone query filter tests the data in each zone: use /collections/{collection_id}/dggs/{dggrs_id}/zones?filter=...');
     return { keep: (level: number, area: ZoneQueryScope) => stats.zoneQueryFilter(c.id, grid, level, area, { ...(filter !== undefined ? { filter } : {}), ...(filterLang ? { filterLang } : {}), ...when }, signal) };
   };
 
@@ -325,7 +325,7 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics, zoneIn
             temporal: scope.collection ? isTemporal(scope.collection) : false,
           });
           if (format === 'uint64' && !grid.zoneToUint64) {
-            throw new NotAcceptableError(LIST_FORMATS.filter((f) => f !== 'uint64').map((f) => F_VALUE[f]), `${grid.id} defines no 64-bit integer zone ids.`);
+            throw new UnsupportedFormatError(LIST_FORMATS.filter((f) => f !== 'uint64').map((f) => F_VALUE[f]), `${grid.id} defines no 64-bit integer zone ids.`);
           }
           const page = await service.listZones(
             grid,

@@ -2,7 +2,7 @@ import type { Request } from 'restify';
 import { z } from '../schemas/zod.js';
 import { DEFAULT_PAGE, JobResponse, JobsResponse, ListQuery, MAX_PAGE, OrderRequest, OrderResponse, OrdersResponse } from '../schemas/orders.js';
 import { DataResponse } from '../schemas/zone-data.js';
-import { defineRoute, json, type Reply } from '../route.js';
+import { defineRoute, json } from '../route.js';
 import { responses } from '../responses.js';
 import { formatParam, queryInteger } from '../schemas/query.js';
 import { F_VALUE } from '../formats.js';
@@ -10,7 +10,6 @@ import type { Links } from '../links.js';
 import type { RouteModule } from '../route-module.js';
 import type { ListQuery as ServiceListQuery, OrdersService } from '../../app/use-cases/orders-service.js';
 import type { Job, JobStatus, Order } from '../../ports/datastore.js';
-import { TooManyRequestsError } from '../../app/errors.js';
 import { ZONE_DATA_ENCODERS, ZONE_DATA_FORMATS } from '../encoders/zone-data-encoders.js';
 import type { ZoneDataContext } from '../encoders/zone-data-context.js';
 
@@ -92,16 +91,6 @@ function pageLinks(links: Links, path: string, p: ServiceListQuery, returned: nu
   ];
 }
 
-/** A quota refusal: 429 with Retry-After, in the ApiError body every error has. */
-async function quotaAware(work: () => Promise<Reply>): Promise<Reply> {
-  try {
-    return await work();
-  } catch (err) {
-    if (!(err instanceof TooManyRequestsError)) throw err;
-    return { status: 429, contentType: 'application/json', body: { code: 429, message: err.message, hint: err.hint }, headers: { 'Retry-After': String(err.retryAfterSeconds) } };
-  }
-}
-
 /**
  * Orders and their jobs; every route needs a bearer token, and each token sees only its owner's
  * orders (`ownerOf` gives the owner the authentication found for the request).
@@ -146,12 +135,11 @@ export function orderRoutes(service: OrdersService, ownerOf: (req: Request) => s
           'With `collection`: one job per distinct zone computes the zone data of the collection at `zone_depth`. With `concept`: one job per zone, processing entry and concept collection computes the concept\'s properties at the entry\'s refinement level, named after its `derived_indice`. Quotas per owner: open orders, jobs per order (429 with Retry-After).',
         body: OrderRequest,
         responses: responses({ description: 'The created order', schema: OrderResponse, status: 201 }, [401, 413, 422, 429, 503]),
-        handler: async ({ body, links, req }) =>
-          quotaAware(async () => {
-            const { order, jobs } = await service.create(ownerOf(req), body);
-            const created = { ...orderFields(order, service.resultsCollection(order.id), links), jobs: jobs.map((j) => jobBody(j, links)) };
-            return { status: 201, contentType: 'application/json', body: created, headers: { Location: links.href(`/orders/${order.id}`) } };
-          }),
+        handler: async ({ body, links, req }) => {
+          const { order, jobs } = await service.create(ownerOf(req), body);
+          const created = { ...orderFields(order, service.resultsCollection(order.id), links), jobs: jobs.map((j) => jobBody(j, links)) };
+          return { status: 201, contentType: 'application/json', body: created, headers: { Location: links.href(`/orders/${order.id}`) } };
+        },
       }),
       defineRoute({
         ...common,

@@ -10,7 +10,7 @@ import { renderHtml } from '../html/render.js';
 import { formatParam } from '../schemas/query.js';
 import { CONF } from '../conformance-classes.js';
 import { OPENAPI_31, openApiMediaType } from '../openapi/media-type.js';
-import { NotFoundError } from '../../app/errors.js';
+import { NotFoundError } from '../../ports/errors.js';
 import type { RouteModule } from '../route-module.js';
 
 export interface ServiceRouteDeps {

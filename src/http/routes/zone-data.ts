@@ -9,7 +9,7 @@ import { F_VALUE, mediaType, type Format } from '../formats.js';
 import type { RouteModule } from '../route-module.js';
 import type { ZoneData, ZoneDataOptions } from '../../domain/zone-data.js';
 import type { ZoneDataService } from '../../app/use-cases/zone-data-service.js';
-import { BadRequestError, NotAcceptableError } from '../../app/errors.js';
+import { InvalidRequestError, UnsupportedFormatError } from '../../ports/errors.js';
 import { ZONE_DATA_ENCODERS, ZONE_DATA_FORMATS } from '../encoders/zone-data-encoders.js';
 import type { ZoneDataContext } from '../encoders/zone-data-context.js';
 import { publicSourceHref } from '../source-files.js';
@@ -116,7 +116,7 @@ function jsonFgProfile(query: { profile?: string | undefined; f?: string | undef
   const p = query.profile;
   if (p === undefined || !p.startsWith('jsonfg-dggs')) return undefined;
   if (format === 'geojson' || (query.f === undefined && format === 'dggs-json')) return p as JsonFgDggsProfile;
-  throw new BadRequestError('Profile needs geo+json', `profile=${p} is a DGGS-JSON-FG profile of geo+json: use f=geo+json (or leave f out).`);
+  throw new InvalidRequestError('Profile needs geo+json', `profile=${p} is a DGGS-JSON-FG profile of geo+json: use f=geo+json (or leave f out).`);
 }
 
 /** Zone data: the collection-backed GET and the ad-hoc raster GET; DGGS-JSON-FG when `features` is given. */
@@ -138,7 +138,7 @@ export function zoneDataRoutes(service: ZoneDataService, features?: ZoneFeatures
       const query = withSubset(asked, req.url, isTemporal(service.collection(params.collection_id)));
       const profile = jsonFgProfile(query, format);
       if (profile) {
-        if (!features) throw new NotAcceptableError(ZONE_DATA_FORMATS.map((f) => F_VALUE[f]), 'DGGS-JSON-FG is not offered here.');
+        if (!features) throw new UnsupportedFormatError(ZONE_DATA_FORMATS.map((f) => F_VALUE[f]), 'DGGS-JSON-FG is not offered here.');
         const found = await features.features(params.collection_id, {
           dggrsId: params.dggrs_id,
           zoneId: params.zone_id,
@@ -237,7 +237,7 @@ export function zoneDataRoutes(service: ZoneDataService, features?: ZoneFeatures
       const raw = (req.query ?? {}) as Record<string, unknown>;
       const refused = Object.keys(NOT_ON_POST).filter((k) => k in raw);
       if (refused.length > 0) {
-        throw new BadRequestError('Parameter not accepted on POST', `${refused.join(', ')}: not accepted with a cross-collection body; ${NOT_ON_POST[refused[0]!]}.`);
+        throw new InvalidRequestError('Parameter not accepted on POST', `${refused.join(', ')}: not accepted with a cross-collection body; ${NOT_ON_POST[refused[0]!]}.`);
       }
       const selections = body.collections.map((c) => ({ id: c.id, fields: c.fields, ...(c.alias != null ? { alias: c.alias } : {}), ...(c.filter != null ? { filter: c.filter } : {}) }));
       const data = await service.crossCollectionZoneData({
