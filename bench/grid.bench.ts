@@ -7,12 +7,12 @@
  */
 import { cellToBoundary, cellToChildren, cellToLatLng, getHexagonAreaAvg, latLngToCell, UNITS } from 'h3-js';
 import type { Dggrs } from '../src/domain/dggrs/dggrs.js';
-import { i3hCentroid, parseI3HId } from '../src/domain/dggrs/i3h-zone.js';
-import { centroidOf, parseZoneId } from '../src/domain/dggrs/i7h-zone.js';
-import { iseaProjection } from '../src/domain/dggrs/isea-projection.js';
-import { iveaProjection } from '../src/domain/dggrs/ivea-projection.js';
-import type { SliceAndDiceProjection } from '../src/domain/dggrs/slice-and-dice-projection.js';
-import { z7ToZone } from '../src/domain/dggrs/z7-index.js';
+import { i3hCentroid, parseI3HId } from '../src/domain/dggrs/lattices/3h/i3h-zone.js';
+import { centroidOf, parseZoneId } from '../src/domain/dggrs/lattices/7h/i7h-zone.js';
+import { iseaProjection } from '../src/domain/dggrs/projections/isea-projection.js';
+import { iveaProjection } from '../src/domain/dggrs/projections/ivea-projection.js';
+import type { SliceAndDiceProjection } from '../src/domain/dggrs/projections/slice-and-dice-projection.js';
+import { z7ToZone } from '../src/domain/dggrs/lattices/z7/z7-index.js';
 import { randomPoints, rate } from './measure.js';
 import { cellToLonLat, hexToU64 } from 'a5-js';
 import { GRID_FACTORIES } from '../src/app/grid-factories.js';

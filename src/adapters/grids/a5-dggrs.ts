@@ -1,6 +1,6 @@
 import * as a5 from 'a5-js';
 import { runToEnd, type BBox, type Dggrs, type GridLevelInfo, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from '../../domain/dggrs/dggrs.js';
-import { BoxCover, boxList } from '../../domain/dggrs/box-cover.js';
+import { BoxCover, boxList } from '../../domain/dggrs/core/box-cover.js';
 import { a5CellTree } from './a5-box-zones.js';
 import { CellTreeBoxZones, descendantRun } from './cell-tree-box-zones.js';
 import { cellsInBoxEstimate, ringExtent, unwrap, wrapLon } from './lon-lat.js';

@@ -1,6 +1,6 @@
 import * as h3 from 'h3-js';
 import { runToEnd, type BBox, type Dggrs, type GridLevelInfo, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from '../../domain/dggrs/dggrs.js';
-import { BoxCover, boxList } from '../../domain/dggrs/box-cover.js';
+import { BoxCover, boxList } from '../../domain/dggrs/core/box-cover.js';
 import { CellTreeBoxZones } from './cell-tree-box-zones.js';
 import { h3CellTree } from './h3-box-zones.js';
 import { H3SubZones } from './h3-sub-zones.js';

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BBox, Dggrs } from '../../../src/domain/dggrs/dggrs.js';
-import { HEALPIX_GRIDS } from '../../../src/domain/dggrs/healpix-grids.js';
+import { HEALPIX_GRIDS } from '../../../src/domain/dggrs/grids/healpix-grids.js';
 import { outlineToGeoJson, rfc7946Problems } from '../../../src/domain/geometry/rfc7946.js';
 import { pointDiff } from './oracle-support.js';
 
