@@ -1,5 +1,5 @@
 /**
- * Every grid of GRID_FACTORIES (src/app/grid-factories.ts) beside h3-js, in the same run and on the same random points: zone from
+ * Every grid of GRID_FACTORIES (src/adapters/grids/catalog.ts) beside h3-js, in the same run and on the same random points: zone from
  * point (text id and numeric key), zone centroid, zone corners and sub-zones. Each figure is paired with
  * h3-js at the resolution whose cells are closest in area, measured in alternating rounds (best kept)
  * to damp noise from other load on the machine.
@@ -15,7 +15,7 @@ import type { SliceAndDiceProjection } from '../src/domain/dggrs/projections/sli
 import { z7ToZone } from '../src/domain/dggrs/lattices/z7/z7-index.js';
 import { randomPoints, rate } from './measure.js';
 import { cellToLonLat, hexToU64 } from 'a5-js';
-import { GRID_FACTORIES } from '../src/app/grid-factories.js';
+import { GRID_FACTORIES } from '../src/adapters/grids/catalog.js';
 
 /** Alternates the two measurements a few times and keeps each one's best. */
 function bestOf(rounds: number, ms: number, ours: () => number, ref: () => number): [number, number] {

@@ -8,7 +8,7 @@
  * stringified). Then the level-8 request of issue 9. `npm run bench zone-list`.
  */
 import { descentZonesInBBox } from '../test/unit/dggrs/bbox-descent-reference.js';
-import { createIvea7h } from '../src/domain/dggrs/grids/ivea7h.js';
+import { createIvea7h } from '../src/domain/dggrs/grids/ivea-grids.js';
 import { iveaProjection } from '../src/domain/dggrs/projections/ivea-projection.js';
 import type { BBox } from '../src/domain/dggrs/dggrs.js';
 import { outlineToRingsByClipping } from '../src/domain/geometry/rfc7946.js';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import * as h3 from 'h3-js';
 import { runToEnd, type BBox, type Dggrs } from '../../../src/domain/dggrs/dggrs.js';
-import { createIvea7h } from '../../../src/domain/dggrs/grids/ivea7h.js';
-import { createIsea7h } from '../../../src/domain/dggrs/grids/isea7h.js';
+import { createIvea7h } from '../../../src/domain/dggrs/grids/ivea-grids.js';
+import { createIsea7h } from '../../../src/domain/dggrs/grids/isea-grids.js';
 import { iveaProjection } from '../../../src/domain/dggrs/projections/ivea-projection.js';
 import { iseaProjection } from '../../../src/domain/dggrs/projections/isea-projection.js';
 import { rteaProjection } from '../../../src/domain/dggrs/projections/rtea-projection.js';

@@ -14,7 +14,7 @@ import { extentsIntersect, type RadExtent } from '../../../src/domain/dggrs/core
 import { extent5x6 } from '../../../src/domain/dggrs/lattices/3h/i3h-box-zones.js';
 import { iseaProjection } from '../../../src/domain/dggrs/projections/isea-projection.js';
 import { iveaProjection } from '../../../src/domain/dggrs/projections/ivea-projection.js';
-import { RHOMBIC_GRIDS } from '../../../src/domain/dggrs/grids/rhombic-grids.js';
+import { DOMAIN_GRIDS } from '../../../src/domain/dggrs/catalog.js';
 import { rhombicExtentRadians } from '../../../src/domain/dggrs/lattices/rhombic/rhombic-outline.js';
 import { LATTICE_4R, LATTICE_9R, parseRhombicId, rhombicFromUint64, rhombicId, type RhombicLattice } from '../../../src/domain/dggrs/lattices/rhombic/rhombic-zone.js';
 import { outlineToGeoJson, rfc7946Problems } from '../../../src/domain/geometry/rfc7946.js';
@@ -40,7 +40,7 @@ const GRIDS: { name: string; stem: string; dir: string; lattice: RhombicLattice;
 ];
 
 for (const g of GRIDS) {
-  const create = (): Dggrs => RHOMBIC_GRIDS[g.name]!();
+  const create = (): Dggrs => DOMAIN_GRIDS[g.name]!();
 
   describeDggalOracle({
     name: g.name,

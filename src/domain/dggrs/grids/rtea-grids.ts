@@ -3,10 +3,9 @@
  * icosahedron edge midpoints, the rhombic triacontahedron's face centres, as radial corners). Zone layout,
  * ids and hierarchy are those of the ISEA/IVEA grids of the same shape; only the projection differs.
  */
-import type { Dggrs } from '../dggrs.js';
 import { I3HGrid } from '../lattices/3h/i3h-grid.js';
 import { I7HGrid } from '../lattices/7h/i7h-grid.js';
-import { createRhombicGrid, type RhombicGrid } from '../lattices/rhombic/rhombic-grid.js';
+import { RhombicGrid } from '../lattices/rhombic/rhombic-grid.js';
 import { rteaProjection } from '../projections/rtea-projection.js';
 import { Z7Grid } from '../lattices/z7/z7-grid.js';
 
@@ -54,7 +53,7 @@ export function createRtea7hZ7(): Z7Grid {
 function createRteaRhombic(aperture: 4 | 9): RhombicGrid {
   const id = `RTEA${aperture}R`;
   const cut = aperture === 9 ? '3 x 3' : '2 x 2';
-  return createRhombicGrid(id, rteaProjection, aperture, {
+  return new RhombicGrid(id, rteaProjection, aperture, {
     title: `${id}: aperture ${aperture} rhombic grid on the Rhombic Triacontahedron Equal-Area projection`,
     description:
       `Equal-area rhombic grid of aperture ${aperture}: the ten rhombi of two icosahedron faces each, unfolded into ` +
@@ -66,12 +65,3 @@ function createRteaRhombic(aperture: 4 | 9): RhombicGrid {
 
 export const createRtea9r = (): RhombicGrid => createRteaRhombic(9);
 export const createRtea4r = (): RhombicGrid => createRteaRhombic(4);
-
-/** The rtea family's grids by id (each held to its DGGAL oracle in test/unit/dggrs/rtea-oracle.test.ts). */
-export const RTEA_GRIDS: Record<string, () => Dggrs> = {
-  RTEA3H: createRtea3h,
-  RTEA7H: createRtea7h,
-  RTEA7H_Z7: createRtea7hZ7,
-  RTEA9R: createRtea9r,
-  RTEA4R: createRtea4r,
-};

@@ -258,7 +258,3 @@ export class HealpixGrid extends SquareCellGrid<HpZone> implements SquareTree<Hp
     return out;
   }
 }
-
-export function createHealpix(): HealpixGrid {
-  return new HealpixGrid();
-}

@@ -308,7 +308,3 @@ export class RhealpixGrid extends SquareCellGrid<RhpZone> implements SquareTree<
     return [{ r0, r1, c0: 0, c1: br.col + 1 }, { r0, r1, c0: tl.col, c1: 4 * POW3[level]! }];
   }
 }
-
-export function createRhealpix(): RhealpixGrid {
-  return new RhealpixGrid();
-}

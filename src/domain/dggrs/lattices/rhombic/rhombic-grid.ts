@@ -1,8 +1,7 @@
 /**
  * A rhombic-icosahedral grid of square zones (DGGAL's RhombicIcosahedral9R / 4R): the 5x6 net cut into
  * squares, aperture 9 (3 x 3) or 4 (2 x 2) per level, mapped to the WGS84 ellipsoid by an equal-area
- * projection of the net. ISEA9R, IVEA9R, ISEA4R and IVEA4R are instances; other projections of the same
- * net (RTEA) build theirs through `createRhombicGrid`.
+ * projection of the net. The 9R and 4R grids of every projection (grids/) are instances.
  */
 import type { BBox } from '../../dggrs.js';
 import type { RadExtent } from '../../core/box-cover.js';
@@ -155,12 +154,16 @@ export class RhombicGrid extends SquareCellGrid<RhombicZone> {
   }
 }
 
-/** A rhombic grid on any projection of the 5x6 net (the rtea family builds RTEA9R/RTEA4R with this). */
-export function createRhombicGrid(
-  id: string,
-  projection: RhombicProjection,
-  aperture: 4 | 9,
-  text: { title: string; description: string; uri: string },
-): RhombicGrid {
-  return new RhombicGrid(id, projection, aperture, text);
+/**
+ * The description of a rhombic grid of `aperture` on `projection` (a phrase naming it), as the ISEA and IVEA
+ * grids word it.
+ */
+export function rhombicDescription(aperture: 4 | 9, projection: string): string {
+  const cut = aperture === 9 ? '3 x 3' : '2 x 2';
+  return (
+    `Equal-area rhombic grid of aperture ${aperture} (DGGAL): the ten rhombi of two icosahedron faces each, unfolded ` +
+    `into the 5x6 net by ${projection} of the WGS84 authalic sphere (one icosahedron vertex on land), cut into ` +
+    `${cut} axis-aligned squares per level; zones indexed by level, root rhombus and row-major square index, ` +
+    'sub-zones in scanline order.'
+  );
 }
