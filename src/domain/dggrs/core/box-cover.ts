@@ -43,6 +43,13 @@ function splitExtent(e: RadExtent): RadExtent[] {
   return e[1] > e[3] ? [[e[0], e[1], e[2], Math.PI], [e[0], -Math.PI, e[2], e[3]]] : [e];
 }
 
+const RAD = 180 / Math.PI;
+
+/** An extent in radians as a [w, s, e, n] box in degrees, as zone descriptions give it. */
+export function extentToBBox(e: RadExtent): BBox {
+  return [e[1] * RAD, e[0] * RAD, e[3] * RAD, e[2] * RAD];
+}
+
 /** One box or a list of boxes, as a list. */
 export function boxList(bbox: BBox | readonly BBox[]): readonly BBox[] {
   return Array.isArray(bbox[0]) ? (bbox as readonly BBox[]) : [bbox as BBox];

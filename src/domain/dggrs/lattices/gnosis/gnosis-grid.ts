@@ -2,9 +2,9 @@
  * The GNOSIS Global Grid (DGGAL's GNOSISGlobalGrid): a quadtree of WGS84 latitude/longitude rectangles whose
  * zones join in longitude towards the poles, ids `{level}-{row}-{col}` in hex. See gnosis-zone.ts.
  */
-import { runToEnd, type BBox, type Dggrs, type GridLevelInfo, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from '../../dggrs.js';
+import { runToEnd, type BBox, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from '../../dggrs.js';
+import { ParsedZoneGrid } from '../../core/base-dggrs.js';
 import { boxList } from '../../core/box-cover.js';
-import { InvalidZoneIdError } from '../7h/i7h-grid.js';
 import { bboxRuns, GnosisRunSelection, runsCount, runsPage, subZoneRuns } from './gnosis-rows.js';
 import {
   colCount, gnosisArea, gnosisChildren, gnosisExtent, gnosisId, gnosisNeighbours, gnosisParent, gnosisSubZoneCount,
@@ -14,14 +14,7 @@ import {
 
 const RAD = 180 / Math.PI;
 
-export class GnosisGlobalGrid implements Dggrs {
-  readonly id = 'GNOSISGlobalGrid';
-  readonly title = 'GNOSIS Global Grid';
-  readonly description =
-    'Quadtree of WGS84 latitude/longitude rectangles (the GNOSISGlobalGrid 2D Tile Matrix Set): 8 zones at level 0, ' +
-    'each split in 4, except that zones touching a pole split in 3, their polar half not being split in longitude.';
-  readonly uri = 'https://www.opengis.net/def/dggrs/OGC/1.0/GNOSISGlobalGrid';
-  readonly crs = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+export class GnosisGlobalGrid extends ParsedZoneGrid<GnosisZone> {
   /** 5,464 zones: about the zone count of the other grids' default level. */
   readonly defaultLevel = 5;
   /** DGGAL's ~64K sub-zones depth (its `info`): 65,536 sub-zones (43,691 for a polar zone). */
@@ -31,33 +24,42 @@ export class GnosisGlobalGrid implements Dggrs {
   readonly maxRelativeDepth = 11;
   readonly zoneIdForm = '{level}-{row}-{col}: uppercase hex level 0..1C, row from the north, column from -180 in the level\'s finest columns (like 5-F-42)';
   /** Keys are row * columns + col: below 2^53 up to level 25. */
-  readonly maxZoneKeyLevel = 25;
+  override readonly maxZoneKeyLevel = 25;
   /** Scratch zone of zoneKeyFromPoint, which allocates nothing. */
   private readonly at: GnosisZone = { level: 0, row: 0, col: 0 };
 
-  private zone(zoneId: string): GnosisZone {
-    const z = parseGnosisId(zoneId);
-    if (!z) throw new InvalidZoneIdError(zoneId);
-    return z;
+  constructor() {
+    super({
+      id: 'GNOSISGlobalGrid',
+      title: 'GNOSIS Global Grid',
+      description:
+        'Quadtree of WGS84 latitude/longitude rectangles (the GNOSISGlobalGrid 2D Tile Matrix Set): 8 zones at level 0, ' +
+        'each split in 4, except that zones touching a pole split in 3, their polar half not being split in longitude.',
+      uri: 'https://www.opengis.net/def/dggrs/OGC/1.0/GNOSISGlobalGrid',
+    });
   }
 
-  isValidZone(zoneId: string): boolean {
-    return parseGnosisId(zoneId) !== null;
+  protected parse(zoneId: string): GnosisZone | null {
+    return parseGnosisId(zoneId);
   }
 
-  zoneLevel(zoneId: string): number {
-    return this.zone(zoneId).level;
+  protected format(z: GnosisZone): string {
+    return gnosisId(z);
+  }
+
+  protected levelOf(z: GnosisZone): number {
+    return z.level;
   }
 
   zoneFromPoint(lon: number, lat: number, level: number): string {
-    checkLevel(level);
+    this.checkLevel(level);
     if (!Number.isFinite(lon) || !Number.isFinite(lat) || lat < -90 || lat > 90) throw new RangeError(`No zone at level ${level} for ${lon},${lat}`);
     return gnosisId(gnosisZoneAt(lon, lat, level));
   }
 
   zoneKeyFromPoint(lon: number, lat: number, level: number): number {
-    if (level > this.maxZoneKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${this.maxZoneKeyLevel}`);
-    checkLevel(level);
+    this.checkKeyLevel(level);
+    this.checkLevel(level);
     if (!Number.isFinite(lon) || !Number.isFinite(lat) || lat < -90 || lat > 90) return NaN;
     const z = gnosisZoneAt(lon, lat, level, this.at);
     return z.row * colCount(level) + z.col;
@@ -88,12 +90,12 @@ export class GnosisGlobalGrid implements Dggrs {
     };
   }
 
-  zoneToUint64(zoneId: string): bigint {
-    return gnosisToUint64(this.zone(zoneId));
+  protected toUint64(z: GnosisZone): bigint {
+    return gnosisToUint64(z);
   }
 
-  zoneArea(zoneId: string): number {
-    return gnosisArea(this.zone(zoneId));
+  protected areaOf(z: GnosisZone): number {
+    return gnosisArea(z);
   }
 
   /**
@@ -109,59 +111,47 @@ export class GnosisGlobalGrid implements Dggrs {
     return [[w, n], [w, s], [e, s], [e, n], [w, n]];
   }
 
-  parents(zoneId: string): string[] {
-    const p = gnosisParent(this.zone(zoneId));
-    return p ? [gnosisId(p)] : [];
+  protected parentsOf(z: GnosisZone): GnosisZone[] {
+    const p = gnosisParent(z);
+    return p ? [p] : [];
   }
 
-  children(zoneId: string): string[] {
-    return gnosisChildren(this.zone(zoneId)).map(gnosisId);
+  protected childrenOf(z: GnosisZone): GnosisZone[] {
+    return gnosisChildren(z);
   }
 
-  neighbours(zoneId: string): string[] {
-    return gnosisNeighbours(this.zone(zoneId)).map(gnosisId);
+  protected neighboursOf(z: GnosisZone): GnosisZone[] {
+    return gnosisNeighbours(z);
   }
 
   subZones(zoneId: string, relativeDepth: number, page?: Page): string[] {
     const z = this.zone(zoneId);
-    this.checkDepth(z, relativeDepth);
+    this.checkRelativeDepth(z.level, relativeDepth);
     const runs = subZoneRuns(z, relativeDepth);
     return runToEnd(runsPage(z.level + relativeDepth, runs, page ?? { offset: 0, limit: Infinity }, gnosisId));
   }
 
-  subZoneCount(zoneId: string, relativeDepth: number): number {
-    const z = this.zone(zoneId);
-    this.checkDepth(z, relativeDepth);
-    return gnosisSubZoneCount(z, relativeDepth);
-  }
-
-  private checkDepth(z: GnosisZone, d: number): void {
-    if (!Number.isInteger(d) || d < 0 || z.level + d > GNOSIS_MAX_LEVEL) throw new RangeError(`Relative depth out of range: ${d}`);
+  protected subZoneCountOf(z: GnosisZone, depth: number): number {
+    return gnosisSubZoneCount(z, depth);
   }
 
   selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {
-    checkLevel(level);
+    this.checkLevel(level);
     return new GnosisRunSelection(level, bboxRuns(level, boxList(bbox)), gnosisId);
   }
 
-  zonesInBBox(level: number, bbox: BBox): string[] {
-    return runToEnd(this.selectZonesInBBox(level, bbox).page({ offset: 0, limit: Infinity }));
-  }
-
   /** Exact: counting costs a few runs per level. */
-  estimateZonesInBBox(level: number, bbox: BBox): number {
-    checkLevel(level);
+  override estimateZonesInBBox(level: number, bbox: BBox): number {
+    this.checkLevel(level);
     return runsCount(bboxRuns(level, [bbox]));
   }
 
-  /** DGGAL's reference area: the mean zone area (the earth over the zone count). */
-  levelInfo(level: number): GridLevelInfo {
-    checkLevel(level);
-    const zoneCount = gnosisZoneCount(level);
-    return { level, zoneCount, zoneAreaMetersSquare: GNOSIS_EARTH_AREA / zoneCount };
+  protected zoneCount(level: number): number {
+    return gnosisZoneCount(level);
   }
-}
 
-function checkLevel(level: number): void {
-  if (!Number.isInteger(level) || level < 0 || level > GNOSIS_MAX_LEVEL) throw new RangeError(`Level out of range: ${level}`);
+  /** DGGAL's reference area: the mean zone area (the earth over the zone count). */
+  protected regularZoneArea(level: number): number {
+    return GNOSIS_EARTH_AREA / gnosisZoneCount(level);
+  }
 }

@@ -85,7 +85,7 @@ export class RhombicGrid extends SquareCellGrid<RhombicZone> {
 
   /** Allocation-free (one reused zone), for bulk binning. */
   override zoneKeyFromPoint(lon: number, lat: number, level: number): number {
-    if (level > this.maxZoneKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${this.maxZoneKeyLevel}`);
+    this.checkKeyLevel(level);
     const z = this.locate(lon, lat, level, this.scratch);
     return z ? this.keyOf(z) : NaN;
   }

@@ -3,11 +3,11 @@
  * sub-zone order inside the parent, and equal areas (DGGAL's earth area over the zone count). Each grid
  * supplies its projection, its zone numbering and DGGAL's rules for extents and listing.
  */
-import { runToEnd, type BBox, type Dggrs, type GridLevelInfo, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from '../../dggrs.js';
-import { BoxCover, boxList, type RadExtent } from '../../core/box-cover.js';
+import type { BBox, LonLat, Page, ZoneDescription, ZoneSelection } from '../../dggrs.js';
+import { ParsedZoneGrid } from '../../core/base-dggrs.js';
+import { BoxCover, boxList, extentToBBox, type RadExtent } from '../../core/box-cover.js';
 import { CellRectSelection, type CellRect } from './cell-rect-selection.js';
 import type { GeoRad, PlanePoint } from '../../projections/healpix-projection.js';
-import { InvalidZoneIdError } from '../7h/i7h-grid.js';
 import { EARTH_AREA } from '../../core/wgs84.js';
 import { continuousLongitudes } from '../../../geometry/continuous-longitudes.js';
 
@@ -29,12 +29,7 @@ export interface SquareGridOptions {
   zoneIdForm: string;
 }
 
-export abstract class SquareCellGrid<Z> implements Dggrs {
-  readonly id: string;
-  readonly title: string;
-  readonly description: string;
-  readonly uri: string;
-  readonly crs = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+export abstract class SquareCellGrid<Z> extends ParsedZoneGrid<Z> {
   readonly defaultLevel: number;
   readonly defaultDepth: number;
   readonly maxRefinementLevel: number;
@@ -46,10 +41,7 @@ export abstract class SquareCellGrid<Z> implements Dggrs {
   protected readonly v: PlanePoint = { x: 0, y: 0 };
 
   constructor(o: SquareGridOptions) {
-    this.id = o.id;
-    this.title = o.title;
-    this.description = o.description;
-    this.uri = o.uri;
+    super(o);
     this.side = o.side;
     this.rootCount = o.rootCount;
     this.maxRefinementLevel = o.maxLevel;
@@ -59,9 +51,6 @@ export abstract class SquareCellGrid<Z> implements Dggrs {
     this.zoneIdForm = o.zoneIdForm;
   }
 
-  protected abstract parse(id: string): Z | null;
-  protected abstract format(z: Z): string;
-  protected abstract levelOf(z: Z): number;
   protected abstract fromPoint(lat: number, lon: number, level: number): Z | null;
   /** Centroid in the plane. */
   protected abstract planeCentroid(z: Z): PlanePoint;
@@ -73,28 +62,11 @@ export abstract class SquareCellGrid<Z> implements Dggrs {
   /** DGGAL's refined outline points, radians, longitudes within the zone's own range. */
   abstract refinedRadians(z: Z): GeoRad[];
   protected abstract parentOf(z: Z): Z | null;
-  protected abstract childrenOf(z: Z): Z[];
-  protected abstract neighboursOf(z: Z): Z[];
   /** Sub-zone `i` of the scanline order at `depth` below. */
   protected abstract subZoneAt(z: Z, depth: number, i: number): Z;
-  protected abstract toUint64(z: Z): bigint;
   /** The zones of `level` meeting the boxes, as disjoint rectangles of cells. */
   protected abstract boxRects(level: number, boxes: readonly BBox[]): Generator<void, CellRect[], void>;
   protected abstract cellName(level: number, row: number, col: number): string;
-
-  protected zone(zoneId: string): Z {
-    const z = this.parse(zoneId);
-    if (z === null) throw new InvalidZoneIdError(zoneId);
-    return z;
-  }
-
-  isValidZone(zoneId: string): boolean {
-    return this.parse(zoneId) !== null;
-  }
-
-  zoneLevel(zoneId: string): number {
-    return this.levelOf(this.zone(zoneId));
-  }
 
   zoneFromPoint(lon: number, lat: number, level: number): string {
     const z = this.zoneOfPoint(lon, lat, level);
@@ -118,14 +90,14 @@ export abstract class SquareCellGrid<Z> implements Dggrs {
   }
 
   /** Highest level whose numeric keys (`keyOf`) are all below 2^53. */
-  abstract readonly maxZoneKeyLevel: number;
+  abstract override readonly maxZoneKeyLevel: number;
   /** A zone's numeric key, unique within its level. */
   protected abstract keyOf(z: Z): number;
   /** The zone of `level` with this key (inverse of `keyOf`). */
   protected abstract zoneOfKey(key: number, level: number): Z;
 
   zoneKeyFromPoint(lon: number, lat: number, level: number): number {
-    if (level > this.maxZoneKeyLevel) throw new RangeError(`No numeric zone keys beyond level ${this.maxZoneKeyLevel}`);
+    this.checkKeyLevel(level);
     const z = this.zoneOfPoint(lon, lat, level);
     return z === null ? NaN : this.keyOf(z);
   }
@@ -150,24 +122,21 @@ export abstract class SquareCellGrid<Z> implements Dggrs {
       edgeCount: 4,
       centroid: this.geo(this.planeCentroid(z)),
       vertices: this.planeCorners(z).map((p) => this.geo(p)),
-      areaMetersSquare: this.areaOf(level),
-      bbox: [e[1] * RAD, e[0] * RAD, e[3] * RAD, e[2] * RAD],
+      areaMetersSquare: this.regularZoneArea(level),
+      bbox: extentToBBox(e),
     };
   }
 
-  zoneToUint64(zoneId: string): bigint {
-    return this.toUint64(this.zone(zoneId));
+  protected areaOf(z: Z): number {
+    return this.regularZoneArea(this.levelOf(z));
   }
 
-  zoneArea(zoneId: string): number {
-    return this.areaOf(this.levelOf(this.zone(zoneId)));
-  }
-
-  private zoneCount(level: number): number {
+  protected zoneCount(level: number): number {
     return this.rootCount * this.side ** (2 * level);
   }
 
-  private areaOf(level: number): number {
+  /** Every zone of a level has the same area (DGGAL's earth area over the zone count). */
+  protected regularZoneArea(level: number): number {
     return EARTH_AREA / this.zoneCount(level);
   }
 
@@ -187,18 +156,9 @@ export abstract class SquareCellGrid<Z> implements Dggrs {
     return this.planeCorners(z).map((p) => this.geo(p));
   }
 
-  parents(zoneId: string): string[] {
-    const p = this.parentOf(this.zone(zoneId));
-    return p === null ? [] : [this.format(p)];
-  }
-
-  children(zoneId: string): string[] {
-    const z = this.zone(zoneId);
-    return this.levelOf(z) >= this.maxRefinementLevel ? [] : this.childrenOf(z).map((c) => this.format(c));
-  }
-
-  neighbours(zoneId: string): string[] {
-    return this.neighboursOf(this.zone(zoneId)).map((c) => this.format(c));
+  protected parentsOf(z: Z): Z[] {
+    const p = this.parentOf(z);
+    return p === null ? [] : [p];
   }
 
   subZones(zoneId: string, relativeDepth: number, page?: Page): string[] {
@@ -211,12 +171,8 @@ export abstract class SquareCellGrid<Z> implements Dggrs {
     return out;
   }
 
-  subZoneCount(zoneId: string, relativeDepth: number): number {
-    const z = this.zone(zoneId);
-    if (!Number.isInteger(relativeDepth) || relativeDepth < 0 || this.levelOf(z) + relativeDepth > this.maxRefinementLevel) {
-      throw new RangeError(`Relative depth out of range: ${relativeDepth}`);
-    }
-    return this.side ** (2 * relativeDepth);
+  protected subZoneCountOf(_z: Z, depth: number): number {
+    return this.side ** (2 * depth);
   }
 
   selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {
@@ -226,29 +182,6 @@ export abstract class SquareCellGrid<Z> implements Dggrs {
     const zoneSide = Math.sqrt((4 * Math.PI) / this.zoneCount(level));
     const edgeZones = cover.whole ? 0 : Math.ceil(cover.edgeLength() / zoneSide);
     return new CellRectSelection(edgeZones, () => this.boxRects(level, boxes), (row, col) => this.cellName(level, row, col));
-  }
-
-  zonesInBBox(level: number, bbox: BBox): string[] {
-    return runToEnd(this.selectZonesInBBox(level, bbox).page({ offset: 0, limit: Infinity }));
-  }
-
-  estimateZonesInBBox(level: number, bbox: BBox): number {
-    const [minLon, minLat, maxLon, maxLat] = bbox;
-    const dLon = (maxLon >= minLon ? maxLon - minLon : maxLon + 360 - minLon) * DEG;
-    const band = Math.abs(Math.sin(maxLat * DEG) - Math.sin(minLat * DEG));
-    const fraction = (dLon * band) / (4 * Math.PI);
-    const total = this.zoneCount(Math.min(level, this.maxRefinementLevel));
-    const perimeterZones = 4 * Math.sqrt(Math.max(fraction, 0) * total) + 12;
-    return Math.min(total, Math.ceil(fraction * total * 1.1 + perimeterZones));
-  }
-
-  levelInfo(level: number): GridLevelInfo {
-    this.checkLevel(level);
-    return { level, zoneCount: this.zoneCount(level), zoneAreaMetersSquare: this.areaOf(level) };
-  }
-
-  protected checkLevel(level: number): void {
-    if (!Number.isInteger(level) || level < 0 || level > this.maxRefinementLevel) throw new RangeError(`Level out of range: ${level}`);
   }
 
   /** Centroid and a radius holding the whole zone (for deciding whole blocks of a bbox listing). */

@@ -3,8 +3,9 @@
  * sub-zone order of the 7H grid on the same projection, only the names differ. Every answer is the 7H
  * grid's, translated at the edges.
  */
-import type { BBox, Dggrs, GridLevelInfo, LonLat, Page, Stepped, ZoneDescription, ZoneSelection } from '../../dggrs.js';
-import { I7HGrid, InvalidZoneIdError } from '../7h/i7h-grid.js';
+import type { BBox, LonLat, Page, Stepped, ZoneDescription, ZoneSelection } from '../../dggrs.js';
+import { BaseDggrs, InvalidZoneIdError } from '../../core/base-dggrs.js';
+import { I7HGrid } from '../7h/i7h-grid.js';
 import { parseZoneId, zoneId, type I7HZone } from '../7h/i7h-zone.js';
 import type { SliceAndDiceProjection } from '../../projections/slice-and-dice-projection.js';
 import { Z7Namer, z7Level, z7ToInt64, z7ToZone } from './z7-index.js';
@@ -18,17 +19,12 @@ export interface Z7GridOptions {
   projection: SliceAndDiceProjection;
 }
 
-export class Z7Grid implements Dggrs {
-  readonly id: string;
-  readonly title: string;
-  readonly description: string;
-  readonly uri: string;
-  readonly crs: string;
+export class Z7Grid extends BaseDggrs {
   readonly defaultLevel: number;
   readonly defaultDepth: number;
   readonly maxRefinementLevel: number;
   readonly maxRelativeDepth: number;
-  readonly maxZoneKeyLevel: number;
+  override readonly maxZoneKeyLevel: number;
   readonly zoneIdForm = '{base cell 00..11}{one digit 0..6 per level}, like 0132 (level 2)';
   private readonly h7: I7HGrid;
   private readonly namer = new Z7Namer();
@@ -36,12 +32,8 @@ export class Z7Grid implements Dggrs {
   private readonly parsed = new Map<string, string | null>();
 
   constructor(opts: Z7GridOptions) {
-    this.id = opts.id;
-    this.title = opts.title;
-    this.description = opts.description;
-    this.uri = opts.uri;
+    super(opts);
     this.h7 = new I7HGrid({ id: opts.id, title: opts.title, description: opts.description, projection: opts.projection });
-    this.crs = this.h7.crs;
     this.defaultLevel = this.h7.defaultLevel;
     this.defaultDepth = this.h7.defaultDepth;
     this.maxRefinementLevel = this.h7.maxRefinementLevel;
@@ -136,11 +128,7 @@ export class Z7Grid implements Dggrs {
     };
   }
 
-  zonesInBBox(level: number, bbox: BBox): string[] {
-    return this.h7.zonesInBBox(level, bbox).map(this.z7Id);
-  }
-
-  estimateZonesInBBox(level: number, bbox: BBox): number {
+  override estimateZonesInBBox(level: number, bbox: BBox): number {
     return this.h7.estimateZonesInBBox(level, bbox);
   }
 
@@ -154,7 +142,11 @@ export class Z7Grid implements Dggrs {
     return this.h7.zoneArea(this.h7Id(id));
   }
 
-  levelInfo(level: number): GridLevelInfo {
-    return this.h7.levelInfo(level);
+  protected zoneCount(level: number): number {
+    return this.h7.levelInfo(level).zoneCount;
+  }
+
+  protected regularZoneArea(level: number): number {
+    return this.h7.levelInfo(level).zoneAreaMetersSquare;
   }
 }
