@@ -1,5 +1,5 @@
 /**
- * Every grid of GRID_FACTORIES (src/app/grid-factories.ts) beside h3-js, in the same run and on the same random points: zone from
+ * Every grid of GRID_FACTORIES (src/adapters/grids/catalog.ts) beside h3-js, in the same run and on the same random points: zone from
  * point (text id and numeric key), zone centroid, zone corners and sub-zones. Each figure is paired with
  * h3-js at the resolution whose cells are closest in area, measured in alternating rounds (best kept)
  * to damp noise from other load on the machine.
@@ -7,15 +7,15 @@
  */
 import { cellToBoundary, cellToChildren, cellToLatLng, getHexagonAreaAvg, latLngToCell, UNITS } from 'h3-js';
 import type { Dggrs } from '../src/domain/dggrs/dggrs.js';
-import { i3hCentroid, parseI3HId } from '../src/domain/dggrs/i3h-zone.js';
-import { centroidOf, parseZoneId } from '../src/domain/dggrs/i7h-zone.js';
-import { iseaProjection } from '../src/domain/dggrs/isea-projection.js';
-import { iveaProjection } from '../src/domain/dggrs/ivea-projection.js';
-import type { SliceAndDiceProjection } from '../src/domain/dggrs/slice-and-dice-projection.js';
-import { z7ToZone } from '../src/domain/dggrs/z7-index.js';
+import { i3hCentroid, parseI3HId } from '../src/domain/dggrs/lattices/3h/i3h-zone.js';
+import { centroidOf, parseZoneId } from '../src/domain/dggrs/lattices/7h/i7h-zone.js';
+import { iseaProjection } from '../src/domain/dggrs/projections/isea-projection.js';
+import { iveaProjection } from '../src/domain/dggrs/projections/ivea-projection.js';
+import type { SliceAndDiceProjection } from '../src/domain/dggrs/projections/slice-and-dice-projection.js';
+import { z7ToZone } from '../src/domain/dggrs/lattices/z7/z7-index.js';
 import { randomPoints, rate } from './measure.js';
 import { cellToLonLat, hexToU64 } from 'a5-js';
-import { GRID_FACTORIES } from '../src/app/grid-factories.js';
+import { GRID_FACTORIES } from '../src/adapters/grids/catalog.js';
 
 /** Alternates the two measurements a few times and keeps each one's best. */
 function bestOf(rounds: number, ms: number, ours: () => number, ref: () => number): [number, number] {

@@ -25,7 +25,7 @@ import { LakeZoneDataSource } from '../src/adapters/lake/lake-zone-data-source.j
 import { ZoneBinningPool } from '../src/adapters/lake/zone-binning-pool.js';
 import { writeZoneColumns } from '../src/adapters/lake/zone-columns-writer.js';
 import { configSchema } from '../src/app/config/config-schema.js';
-import { GRID_FACTORIES } from '../src/app/grid-factories.js';
+import { GRID_FACTORIES } from '../src/adapters/grids/catalog.js';
 import { subZonesBox } from '../src/domain/aggregation/sub-zones-box.js';
 import { runToEnd, type Dggrs } from '../src/domain/dggrs/dggrs.js';
 import type { Collection } from '../src/domain/collection.js';
@@ -105,7 +105,7 @@ export async function run(): Promise<void> {
     { label: `H3 ${h3.zoneFromPoint(10, 50, 1)} (level 1), depth 3, on the fly`, grid: h3, zoneId: h3.zoneFromPoint(10, 50, 1), depth: 3, collection: plain },
   ];
   const limits = configSchema.parse({}).limits;
-  const gridsModule = new URL('../src/app/grid-factories.js', import.meta.url).href;
+  const gridsModule = new URL('../src/adapters/grids/catalog.js', import.meta.url).href;
 
   for (const threads of [1, 2]) {
     console.log(`\n-- ${threads} thread${threads > 1 ? 's' : ''} (DuckDB threads=${threads}; zone-binning workers: ${threads}) --`);

@@ -7,7 +7,7 @@
  */
 import { loadavg } from 'node:os';
 import { startServerProcess } from '../scripts/fuzz/server-process.js';
-import { createIvea7h } from '../src/domain/dggrs/ivea7h.js';
+import { createIvea7h } from '../src/domain/dggrs/grids/ivea-grids.js';
 import type { Geometry, Position } from '../src/domain/geometry/geojson.js';
 import { exhaustiveRelation } from '../src/domain/geometry/relate.js';
 import { outlineToGeoJson } from '../src/domain/geometry/rfc7946.js';

@@ -3,8 +3,8 @@
  * for the time given; posts back how many points it keyed and in how many ms.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { i7hZoneKeysFromPoints } from '../src/domain/dggrs/i7h-zone-keys.js';
-import { iveaProjection } from '../src/domain/dggrs/ivea-projection.js';
+import { i7hZoneKeysFromPoints } from '../src/domain/dggrs/lattices/7h/i7h-zone-keys.js';
+import { iveaProjection } from '../src/domain/dggrs/projections/ivea-projection.js';
 
 const { lons, lats, level, ms } = workerData as { lons: Float64Array; lats: Float64Array; level: number; ms: number };
 const out = new Float64Array(lons.length);

@@ -24,11 +24,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { latLngToCell } from 'h3-js';
-import { createIvea7h } from '../src/domain/dggrs/ivea7h.js';
-import type { I7HGrid } from '../src/domain/dggrs/i7h-grid.js';
-import { i7hZoneKeysFromPoints } from '../src/domain/dggrs/i7h-zone-keys.js';
-import { locate } from '../src/domain/dggrs/i7h-zone.js';
-import { iveaProjection } from '../src/domain/dggrs/ivea-projection.js';
+import { createIvea7h } from '../src/domain/dggrs/grids/ivea-grids.js';
+import type { I7HGrid } from '../src/domain/dggrs/lattices/7h/i7h-grid.js';
+import { i7hZoneKeysFromPoints } from '../src/domain/dggrs/lattices/7h/i7h-zone-keys.js';
+import { locate } from '../src/domain/dggrs/lattices/7h/i7h-zone.js';
+import { iveaProjection } from '../src/domain/dggrs/projections/ivea-projection.js';
 import { randomPoints, rate } from './measure.js';
 import { reportRow } from './issue-table.js';
 

@@ -8,8 +8,8 @@
  * stringified). Then the level-8 request of issue 9. `npm run bench zone-list`.
  */
 import { descentZonesInBBox } from '../test/unit/dggrs/bbox-descent-reference.js';
-import { createIvea7h } from '../src/domain/dggrs/ivea7h.js';
-import { iveaProjection } from '../src/domain/dggrs/ivea-projection.js';
+import { createIvea7h } from '../src/domain/dggrs/grids/ivea-grids.js';
+import { iveaProjection } from '../src/domain/dggrs/projections/ivea-projection.js';
 import type { BBox } from '../src/domain/dggrs/dggrs.js';
 import { outlineToRingsByClipping } from '../src/domain/geometry/rfc7946.js';
 import { loadavg } from 'node:os';

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
 
   const [{ loadConfig, ConfigError }, { GRID_FACTORIES }, { writeZoneColumns, ZoneColumnsError }] = await Promise.all([
     import('../src/app/config/load-config.js'),
-    import('../src/app/grid-factories.js'),
+    import('../src/adapters/grids/catalog.js'),
     import('../src/adapters/lake/zone-columns-writer.js'),
   ]);
   let config;

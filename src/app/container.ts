@@ -8,7 +8,7 @@ import type { Request } from 'restify';
 import { TOKENS } from './tokens.js';
 import type { Config } from './config/config-schema.js';
 import { EnabledGridRegistry } from './grid-registry.js';
-import { GRID_FACTORIES } from './grid-factories.js';
+import { GRID_FACTORIES } from '../adapters/grids/catalog.js';
 import { ConfigCollectionCatalog, ConfigFieldSource } from './config-collection-catalog.js';
 import { CollectionsService } from './use-cases/collections-service.js';
 import { OrdersService } from './use-cases/orders-service.js';
@@ -161,12 +161,12 @@ export function buildContainer(config: Config, logger?: Logger): Container {
 /** Worker pools by size, one per process: workers keep nothing between requests, and a process may build several containers. */
 const binningPools = new Map<number, ZoneBinningPool>();
 
-/** Worker threads binning lake rows into zones; they rebuild the grids from grid-factories' GRID_FACTORIES. */
+/** Worker threads binning lake rows into zones; they rebuild the grids from the grid catalog's GRID_FACTORIES. */
 function lakeBinning(config: Config): ZoneBinningPool | undefined {
   const threads = config.lake.aggregationThreads;
   if (threads === 0) return undefined;
   let pool = binningPools.get(threads);
-  if (!pool) binningPools.set(threads, (pool = new ZoneBinningPool(threads, new URL('./grid-factories.js', import.meta.url).href)));
+  if (!pool) binningPools.set(threads, (pool = new ZoneBinningPool(threads, new URL('../adapters/grids/catalog.js', import.meta.url).href)));
   return pool;
 }
 

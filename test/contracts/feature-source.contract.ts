@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Collection } from '../../src/domain/collection.js';
 import type { FeatureQuery, FeatureScanReport, FeatureSource, RemoteFeature } from '../../src/ports/feature-source.js';
 import { FeaturesZoneDataSource } from '../../src/adapters/features/features-zone-data-source.js';
-import { GRID_FACTORIES } from '../../src/app/grid-factories.js';
+import { GRID_FACTORIES } from '../../src/adapters/grids/catalog.js';
 import { parseCql2Text } from '../../src/domain/cql2/index.js';
 import { parseDatetime } from '../../src/domain/time-interval.js';
 import { remoteReads } from '../../src/domain/remote-reads.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { TOKENS } from '../../src/app/tokens.js';
-import { GRID_FACTORIES } from '../../src/app/grid-factories.js';
+import { GRID_FACTORIES } from '../../src/adapters/grids/catalog.js';
 import { runToEnd, type BBox } from '../../src/domain/dggrs/dggrs.js';
 import { MAX_EDGE_ZONES, MAX_ZONES_PER_QUERY } from '../../src/app/use-cases/zones-service.js';
 import type { GridRegistry } from '../../src/ports/grid-registry.js';

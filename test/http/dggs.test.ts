@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { TOKENS } from '../../src/app/tokens.js';
-import { GRID_FACTORIES } from '../../src/app/grid-factories.js';
+import { GRID_FACTORIES } from '../../src/adapters/grids/catalog.js';
 import { rfc7946Problems, type ZonePolygon } from '../../src/domain/geometry/rfc7946.js';
 import { decodeWkb } from '../../src/domain/geometry/wkb.js';
 import type { Dggrs, GridRegistry } from '../../src/ports/grid-registry.js';

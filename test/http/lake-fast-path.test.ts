@@ -20,7 +20,7 @@ import { LakeZoneDataSource } from '../../src/adapters/lake/lake-zone-data-sourc
 import { ZoneBinningPool } from '../../src/adapters/lake/zone-binning-pool.js';
 import { writeZoneColumns } from '../../src/adapters/lake/zone-columns-writer.js';
 import { zoneKeyColumnName } from '../../src/adapters/lake/zone-key-columns.js';
-import { GRID_FACTORIES } from '../../src/app/grid-factories.js';
+import { GRID_FACTORIES } from '../../src/adapters/grids/catalog.js';
 import type { Collection } from '../../src/domain/collection.js';
 import { parseCql2Text } from '../../src/domain/cql2/index.js';
 import type { Dggrs } from '../../src/domain/dggrs/dggrs.js';
@@ -183,7 +183,7 @@ describe('lake zone data: fast paths answer as the row-by-row path', function ()
   this.timeout(300_000);
   const root = mkdtempSync(path.join(tmpdir(), 'lake-fast-'));
   const lake = new DuckDbLake(root);
-  const pool = new ZoneBinningPool(2, new URL('../../src/app/grid-factories.js', import.meta.url).href);
+  const pool = new ZoneBinningPool(2, new URL('../../src/adapters/grids/catalog.js', import.meta.url).href);
   const limits = { maxMedianValues: 1_000_000 };
   const reference = new LakeZoneDataSource(rowsOnly(lake), limits);
   // Counts which path each answer took, so a silent fallback to the rows fails the test.

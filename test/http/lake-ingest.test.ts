@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { writeZoneColumns, ZoneColumnsError } from '../../src/adapters/lake/zone-columns-writer.js';
 import { ZONE_COLUMNS_KEY, zoneKeyColumnName } from '../../src/adapters/lake/zone-key-columns.js';
-import { GRID_FACTORIES } from '../../src/app/grid-factories.js';
+import { GRID_FACTORIES } from '../../src/adapters/grids/catalog.js';
 import { decodeWkb } from '../../src/domain/geometry/wkb.js';
 import { representativePoint } from '../../src/domain/geometry/representative-point.js';
 import { REPO_ROOT } from '../support/test-server.js';

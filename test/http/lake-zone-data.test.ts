@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, INTEGER, LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { GRID_FACTORIES } from '../../src/app/grid-factories.js';
+import { GRID_FACTORIES } from '../../src/adapters/grids/catalog.js';
 import { decodeWkb } from '../../src/domain/geometry/wkb.js';
 import { representativePoint } from '../../src/domain/geometry/representative-point.js';
 import { TOKENS } from '../../src/app/tokens.js';

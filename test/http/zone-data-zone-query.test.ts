@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { GRID_FACTORIES } from '../../src/app/grid-factories.js';
+import { GRID_FACTORIES } from '../../src/adapters/grids/catalog.js';
 import { TOKENS } from '../../src/app/tokens.js';
 import { AppError } from '../../src/ports/errors.js';
 import type { ZoneDataService } from '../../src/app/use-cases/zone-data-service.js';

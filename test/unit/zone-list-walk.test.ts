@@ -3,7 +3,7 @@
  * turn while the zones are tested, however few they are and however long each test takes.
  */
 import { expect } from 'chai';
-import { createIvea7h } from '../../src/domain/dggrs/ivea7h.js';
+import { createIvea7h } from '../../src/domain/dggrs/grids/ivea-grids.js';
 import type { GridRegistry } from '../../src/ports/grid-registry.js';
 import type { CollectionsService } from '../../src/app/use-cases/collections-service.js';
 import { ZonesService } from '../../src/app/use-cases/zones-service.js';

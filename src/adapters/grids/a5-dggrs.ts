@@ -1,6 +1,7 @@
 import * as a5 from 'a5-js';
-import { runToEnd, type BBox, type Dggrs, type GridLevelInfo, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from '../../domain/dggrs/dggrs.js';
-import { BoxCover, boxList } from '../../domain/dggrs/box-cover.js';
+import { runToEnd, type BBox, type GridLevelInfo, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from '../../domain/dggrs/dggrs.js';
+import { BaseDggrs } from '../../domain/dggrs/core/base-dggrs.js';
+import { BoxCover, boxList } from '../../domain/dggrs/core/box-cover.js';
 import { a5CellTree } from './a5-box-zones.js';
 import { CellTreeBoxZones, descendantRun } from './cell-tree-box-zones.js';
 import { cellsInBoxEstimate, ringExtent, unwrap, wrapLon } from './lon-lat.js';
@@ -77,12 +78,7 @@ function maxStray(ring: readonly LonLat[]): number {
  * the coarser level holding its centre (cellToSupercell), so child and parent links are each other's
  * inverse. Sub-zone order: ascending cell id, which is the order of A5's space-filling curve.
  */
-export class A5Dggrs implements Dggrs {
-  readonly id = 'A5';
-  readonly title = 'A5: pentagonal equal-area geospatial index';
-  readonly description = 'A5 (a5-js), pentagons of exactly equal area on a dodecahedron: 12 zones at level 0, 60 at level 1, then aperture 4; zone ids are 64-bit A5 cell ids in hexadecimal.';
-  readonly uri = 'https://a5geo.org';
-  readonly crs = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+export class A5Dggrs extends BaseDggrs {
   /** 61,440 zones of about 8,300 km² (H3's default level 3 has 41,162 of about 12,400 km²). */
   readonly defaultLevel = 6;
   /** About 64 sub-zones per zone (4^3). */
@@ -93,6 +89,15 @@ export class A5Dggrs implements Dggrs {
   readonly zoneIdForm = 'the 64-bit A5 cell id in lowercase hexadecimal without leading zeros (up to 16 digits), like 63d9f20800000000';
   /** Sub-zone coverings by parent and level: a list's count and its page share one. */
   private readonly coverings = new Recent<BigUint64Array>(16);
+
+  constructor() {
+    super({
+      id: 'A5',
+      title: 'A5: pentagonal equal-area geospatial index',
+      description: 'A5 (a5-js), pentagons of exactly equal area on a dodecahedron: 12 zones at level 0, 60 at level 1, then aperture 4; zone ids are 64-bit A5 cell ids in hexadecimal.',
+      uri: 'https://a5geo.org',
+    });
+  }
 
   isValidZone(zoneId: string): boolean {
     return cellOf(zoneId) !== undefined;
@@ -169,23 +174,19 @@ export class A5Dggrs implements Dggrs {
   /** The sub-zones as a5 gives them: compacted runs of whole index subtrees, in curve order, then a marker. */
   private covering(zoneId: string, relativeDepth: number): BigUint64Array {
     const c = cell(zoneId);
+    this.checkRelativeDepth(a5.getResolution(c), relativeDepth);
     const level = a5.getResolution(c) + relativeDepth;
-    if (!Number.isInteger(relativeDepth) || relativeDepth < 0 || level > MAX_LEVEL) throw new RangeError(`Relative depth out of range: ${relativeDepth}`);
     return this.coverings.get(`${zoneId}/${level}`, () => a5.cellToSubcells(c, level));
   }
 
   /** A zone is in when its extent (the box of its refined outline, reaching the pole for a polar zone) meets a box. */
   selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {
-    if (!Number.isInteger(level) || level < 0 || level > MAX_LEVEL) throw new RangeError(`Level out of range: ${level}`);
+    this.checkLevel(level);
     return new CellTreeBoxZones(A5_TREE, level, new BoxCover(boxList(bbox)));
   }
 
-  zonesInBBox(level: number, bbox: BBox): string[] {
-    return runToEnd(this.selectZonesInBBox(level, bbox).page({ offset: 0, limit: Infinity }));
-  }
-
-  estimateZonesInBBox(level: number, bbox: BBox): number {
-    return cellsInBoxEstimate(bbox, a5.getNumCells(level));
+  override estimateZonesInBBox(level: number, bbox: BBox): number {
+    return cellsInBoxEstimate(bbox, this.zoneCount(level));
   }
 
   /** The A5 cell id itself: the zone id is its hexadecimal form. */
@@ -201,8 +202,17 @@ export class A5Dggrs implements Dggrs {
     return a5.cellArea(this.zoneLevel(zoneId));
   }
 
-  levelInfo(level: number): GridLevelInfo {
-    return { level, zoneCount: a5.getNumCells(level), zoneAreaMetersSquare: a5.cellArea(level) };
+  /** a5-js checks the level itself. */
+  override levelInfo(level: number): GridLevelInfo {
+    return { level, zoneCount: this.zoneCount(level), zoneAreaMetersSquare: this.regularZoneArea(level) };
+  }
+
+  protected zoneCount(level: number): number {
+    return a5.getNumCells(level);
+  }
+
+  protected regularZoneArea(level: number): number {
+    return a5.cellArea(level);
   }
 }
 

@@ -1,4 +1,4 @@
-import { BoxCover, IN, OUT, SOME, type Cover } from '../../domain/dggrs/box-cover.js';
+import { BoxCover, IN, OUT, SOME, type Cover } from '../../domain/dggrs/core/box-cover.js';
 import type { BBox, Page, Stepped, ZoneSelection } from '../../domain/dggrs/dggrs.js';
 import { DEG } from './lon-lat.js';
 

@@ -1,6 +1,7 @@
 import * as h3 from 'h3-js';
-import { runToEnd, type BBox, type Dggrs, type GridLevelInfo, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from '../../domain/dggrs/dggrs.js';
-import { BoxCover, boxList } from '../../domain/dggrs/box-cover.js';
+import type { BBox, GridLevelInfo, LonLat, Page, ZoneDescription, ZoneSelection } from '../../domain/dggrs/dggrs.js';
+import { BaseDggrs } from '../../domain/dggrs/core/base-dggrs.js';
+import { BoxCover, boxList } from '../../domain/dggrs/core/box-cover.js';
 import { CellTreeBoxZones } from './cell-tree-box-zones.js';
 import { h3CellTree } from './h3-box-zones.js';
 import { H3SubZones } from './h3-sub-zones.js';
@@ -23,12 +24,7 @@ const DENSIFY_MAX_DEPTH = 16;
  * a second grid family behind the same Dggrs interface. Areas are h3-js's spherical areas on
  * the authalic sphere, not WGS84 geodesic ones.
  */
-export class H3Dggrs implements Dggrs {
-  readonly id = 'H3';
-  readonly title = 'H3: hexagonal hierarchical geospatial index';
-  readonly description = 'Uber H3, aperture 7 hexagons (and 12 pentagons per level) on an icosahedron with a gnomonic projection; zone ids are 15-digit hexadecimal cell indexes.';
-  readonly uri = 'https://h3geo.org/#/documentation/core-library/overview';
-  readonly crs = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+export class H3Dggrs extends BaseDggrs {
   readonly defaultLevel = 3;
   readonly defaultDepth = 2;
   readonly maxRefinementLevel = MAX_RES;
@@ -37,6 +33,15 @@ export class H3Dggrs implements Dggrs {
   readonly zoneIdForm = '15 lowercase hexadecimal digits, like 831f8dfffffffff';
   /** Sub-zone searches by parent and resolution: a list's count and its page share one. */
   private readonly searches = new Recent<H3SubZones>(8);
+
+  constructor() {
+    super({
+      id: 'H3',
+      title: 'H3: hexagonal hierarchical geospatial index',
+      description: 'Uber H3, aperture 7 hexagons (and 12 pentagons per level) on an icosahedron with a gnomonic projection; zone ids are 15-digit hexadecimal cell indexes.',
+      uri: 'https://h3geo.org/#/documentation/core-library/overview',
+    });
+  }
 
   isValidZone(zoneId: string): boolean {
     return /^[0-9a-f]{15,16}$/.test(zoneId) && h3.isValidCell(zoneId);
@@ -121,9 +126,9 @@ export class H3Dggrs implements Dggrs {
   }
 
   private subZoneResolution(zoneId: string, relativeDepth: number): number {
-    const res = h3.getResolution(zoneId) + relativeDepth;
-    if (!Number.isInteger(relativeDepth) || relativeDepth < 0 || res > MAX_RES) throw new RangeError(`Relative depth out of range: ${relativeDepth}`);
-    return res;
+    const level = h3.getResolution(zoneId);
+    this.checkRelativeDepth(level, relativeDepth);
+    return level + relativeDepth;
   }
 
   /**
@@ -131,16 +136,12 @@ export class H3Dggrs implements Dggrs {
    * zone info gives it) meets a box: the 7H grids' rule, on h3's own corners.
    */
   selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {
-    if (!Number.isInteger(level) || level < 0 || level > MAX_RES) throw new RangeError(`Level out of range: ${level}`);
+    this.checkLevel(level);
     return new CellTreeBoxZones(H3_TREE, level, new BoxCover(boxList(bbox)));
   }
 
-  zonesInBBox(level: number, bbox: BBox): string[] {
-    return runToEnd(this.selectZonesInBBox(level, bbox).page({ offset: 0, limit: Infinity }));
-  }
-
-  estimateZonesInBBox(level: number, bbox: BBox): number {
-    return cellsInBoxEstimate(bbox, h3.getNumCells(level));
+  override estimateZonesInBBox(level: number, bbox: BBox): number {
+    return cellsInBoxEstimate(bbox, this.zoneCount(level));
   }
 
   /** The H3 index itself: the id is its hexadecimal form. */
@@ -153,8 +154,17 @@ export class H3Dggrs implements Dggrs {
     return h3.cellArea(zoneId, h3.UNITS.m2);
   }
 
-  levelInfo(level: number): GridLevelInfo {
-    return { level, zoneCount: h3.getNumCells(level), zoneAreaMetersSquare: h3.getHexagonAreaAvg(level, h3.UNITS.m2) };
+  /** h3-js checks the level itself. */
+  override levelInfo(level: number): GridLevelInfo {
+    return { level, zoneCount: this.zoneCount(level), zoneAreaMetersSquare: this.regularZoneArea(level) };
+  }
+
+  protected zoneCount(level: number): number {
+    return h3.getNumCells(level);
+  }
+
+  protected regularZoneArea(level: number): number {
+    return h3.getHexagonAreaAvg(level, h3.UNITS.m2);
   }
 }
 

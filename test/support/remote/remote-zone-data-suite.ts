@@ -8,7 +8,7 @@ import { startMapServer, type MapServerHost } from './mapserver.js';
 import { startStacApi, type StacApiServer, type StacItemJson } from './stac-api-server.js';
 import { FIXTURE_LAKE_COLLECTIONS, REMOTE_FIXTURES } from './backends.js';
 import { stacItemJson } from '../../contracts/stac-catalog.contract.js';
-import { GRID_FACTORIES } from '../../../src/app/grid-factories.js';
+import { GRID_FACTORIES } from '../../../src/adapters/grids/catalog.js';
 
 /**
  * Zone data, zone info statistics and queryables of remote-backed collections over HTTP:

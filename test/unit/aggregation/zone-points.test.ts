@@ -6,7 +6,7 @@
  * box to read rows from holds every sub-zone (poles and antimeridian included).
  */
 import { expect } from 'chai';
-import { GRID_FACTORIES } from '../../../src/app/grid-factories.js';
+import { GRID_FACTORIES } from '../../../src/adapters/grids/catalog.js';
 import { MedianBoundError, MedianBudget, MedianStore } from '../../../src/domain/aggregation/median-store.js';
 import { subZonesBox } from '../../../src/domain/aggregation/sub-zones-box.js';
 import { listSubZones, pointFieldPlan, ZonePointAggregator, ZoneSlots, ZonesMet, type KeyedZoneStats } from '../../../src/domain/aggregation/zone-points.js';

@@ -3,7 +3,7 @@ import * as a5 from 'a5-js';
 import { A5Dggrs } from '../../../src/adapters/grids/a5-dggrs.js';
 import { A5_DESCENDANT_REACH } from '../../../src/adapters/grids/a5-box-zones.js';
 import { runToEnd, type BBox } from '../../../src/domain/dggrs/dggrs.js';
-import { extentsIntersect } from '../../../src/domain/dggrs/box-cover.js';
+import { extentsIntersect } from '../../../src/domain/dggrs/core/box-cover.js';
 import { mulberry32 } from '../../../scripts/lib/prng.js';
 
 /**

@@ -5,10 +5,10 @@
  * independent reference for the lattice-based selection; slow, so for small levels and boxes only.
  */
 import type { BBox } from '../../../src/domain/dggrs/dggrs.js';
-import { extentsIntersect, type RadExtent } from '../../../src/domain/dggrs/box-cover.js';
-import { children, zoneId, type I7HZone } from '../../../src/domain/dggrs/i7h-zone.js';
-import { extentRadians } from '../../../src/domain/dggrs/i7h-outline.js';
-import type { SliceAndDiceProjection } from '../../../src/domain/dggrs/slice-and-dice-projection.js';
+import { extentsIntersect, type RadExtent } from '../../../src/domain/dggrs/core/box-cover.js';
+import { children, zoneId, type I7HZone } from '../../../src/domain/dggrs/lattices/7h/i7h-zone.js';
+import { extentRadians } from '../../../src/domain/dggrs/lattices/7h/i7h-outline.js';
+import type { SliceAndDiceProjection } from '../../../src/domain/dggrs/projections/slice-and-dice-projection.js';
 
 const DEG = Math.PI / 180;
 

@@ -11,9 +11,9 @@ import kinks from '@turf/kinks';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import { outlineToGeoJson, rfc7946Problems } from '../../../src/domain/geometry/rfc7946.js';
 import { runToEnd, type BBox } from '../../../src/domain/dggrs/dggrs.js';
-import { GnosisGlobalGrid } from '../../../src/domain/dggrs/gnosis-grid.js';
-import { gnosisFromUint64, gnosisId, parseGnosisId } from '../../../src/domain/dggrs/gnosis-zone.js';
-import { GNOSIS_GRIDS } from '../../../src/domain/dggrs/gnosis-grids.js';
+import { GnosisGlobalGrid } from '../../../src/domain/dggrs/lattices/gnosis/gnosis-grid.js';
+import { gnosisFromUint64, gnosisId, parseGnosisId } from '../../../src/domain/dggrs/lattices/gnosis/gnosis-zone.js';
+import { DOMAIN_GRIDS } from '../../../src/domain/dggrs/catalog.js';
 import { cornersDiff, fixturesDir, pagedThrough, pointDiff, readJsonl, relativesOf } from './oracle-support.js';
 
 interface PointRecord {
@@ -47,7 +47,7 @@ describe('GNOSISGlobalGrid against DGGAL (fixtures/dggal/gnosis_points.jsonl)', 
   });
 
   it('is registered under DGGAL\'s id with the OGC definition', () => {
-    const g = GNOSIS_GRIDS.GNOSISGlobalGrid!();
+    const g = DOMAIN_GRIDS.GNOSISGlobalGrid!();
     expect(g.id).to.equal('GNOSISGlobalGrid');
     expect(g.uri).to.equal('https://www.opengis.net/def/dggrs/OGC/1.0/GNOSISGlobalGrid');
   });

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BBox, Dggrs } from '../../../src/domain/dggrs/dggrs.js';
-import { HEALPIX_GRIDS } from '../../../src/domain/dggrs/healpix-grids.js';
+import { DOMAIN_GRIDS } from '../../../src/domain/dggrs/catalog.js';
 import { outlineToGeoJson, rfc7946Problems } from '../../../src/domain/geometry/rfc7946.js';
 import { pointDiff } from './oracle-support.js';
 
@@ -49,7 +49,7 @@ const GRIDS = [{ id: 'rHEALPix', file: 'rhealpix' }, { id: 'HEALPix', file: 'hea
 for (const g of GRIDS) {
   describe(`${g.id} against DGGAL (fixtures/dggal/${g.file}_*.jsonl)`, function () {
     this.timeout(60000);
-    const grid: Dggrs = HEALPIX_GRIDS[g.id]!();
+    const grid: Dggrs = DOMAIN_GRIDS[g.id]!();
     const points = fixture<PointRecord>(`${g.file}_points.jsonl`);
 
     it('zone from point, ids both ways, 64-bit ids and levels', () => {

@@ -9,9 +9,9 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { i3hToInt64, parseI3HId } from '../../../src/domain/dggrs/i3h-zone.js';
-import { createIsea3h } from '../../../src/domain/dggrs/isea3h.js';
-import { createIvea3h } from '../../../src/domain/dggrs/ivea3h.js';
+import { i3hToInt64, parseI3HId } from '../../../src/domain/dggrs/lattices/3h/i3h-zone.js';
+import { createIsea3h } from '../../../src/domain/dggrs/grids/isea-grids.js';
+import { createIvea3h } from '../../../src/domain/dggrs/grids/ivea-grids.js';
 import { outlineToGeoJson, rfc7946Problems } from '../../../src/domain/geometry/rfc7946.js';
 import { pointDiff } from './oracle-support.js';
 

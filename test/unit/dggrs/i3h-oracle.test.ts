@@ -4,10 +4,10 @@
  */
 import { expect } from 'chai';
 import { runToEnd, type BBox, type LonLat } from '../../../src/domain/dggrs/dggrs.js';
-import type { I3HGrid } from '../../../src/domain/dggrs/i3h-grid.js';
-import { i3hFromInt64, i3hId, i3hToInt64, parseI3HId, POW3 } from '../../../src/domain/dggrs/i3h-zone.js';
-import { createIsea3h } from '../../../src/domain/dggrs/isea3h.js';
-import { createIvea3h } from '../../../src/domain/dggrs/ivea3h.js';
+import type { I3HGrid } from '../../../src/domain/dggrs/lattices/3h/i3h-grid.js';
+import { i3hFromInt64, i3hId, i3hToInt64, parseI3HId, POW3 } from '../../../src/domain/dggrs/lattices/3h/i3h-zone.js';
+import { createIsea3h } from '../../../src/domain/dggrs/grids/isea-grids.js';
+import { createIvea3h } from '../../../src/domain/dggrs/grids/ivea-grids.js';
 import { pointDiff, readJsonl } from './oracle-support.js';
 
 interface PointRecord {

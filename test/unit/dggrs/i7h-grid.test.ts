@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { formatZoneId, parseZoneId, zoneFromInt64, zoneToInt64 } from '../../../src/domain/dggrs/i7h-zone.js';
-import { createIsea7h } from '../../../src/domain/dggrs/isea7h.js';
-import { createIvea7h } from '../../../src/domain/dggrs/ivea7h.js';
+import { formatZoneId, parseZoneId, zoneFromInt64, zoneToInt64 } from '../../../src/domain/dggrs/lattices/7h/i7h-zone.js';
+import { createIsea7h } from '../../../src/domain/dggrs/grids/isea-grids.js';
+import { createIvea7h } from '../../../src/domain/dggrs/grids/ivea-grids.js';
 import { mulberry32 as rng } from '../../../scripts/lib/prng.js';
 
 for (const create of [createIvea7h, createIsea7h]) {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { runToEnd, type BBox, type LonLat } from '../../../src/domain/dggrs/dggrs.js';
-import { parseZoneId, zoneFromInt64, zoneToInt64 } from '../../../src/domain/dggrs/i7h-zone.js';
-import type { I7HGrid } from '../../../src/domain/dggrs/i7h-grid.js';
-import { createIsea7h } from '../../../src/domain/dggrs/isea7h.js';
-import { createIvea7h } from '../../../src/domain/dggrs/ivea7h.js';
+import { parseZoneId, zoneFromInt64, zoneToInt64 } from '../../../src/domain/dggrs/lattices/7h/i7h-zone.js';
+import type { I7HGrid } from '../../../src/domain/dggrs/lattices/7h/i7h-grid.js';
+import { createIsea7h } from '../../../src/domain/dggrs/grids/isea-grids.js';
+import { createIvea7h } from '../../../src/domain/dggrs/grids/ivea-grids.js';
 import { pointDiff, readJsonl } from './oracle-support.js';
 
 interface PointRecord {

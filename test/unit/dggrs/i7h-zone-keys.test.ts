@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { i7hZoneKeysFromPoints } from '../../../src/domain/dggrs/i7h-zone-keys.js';
-import { createIvea7h } from '../../../src/domain/dggrs/ivea7h.js';
-import { createIsea7h } from '../../../src/domain/dggrs/isea7h.js';
-import { iveaProjection } from '../../../src/domain/dggrs/ivea-projection.js';
-import { iseaProjection } from '../../../src/domain/dggrs/isea-projection.js';
+import { i7hZoneKeysFromPoints } from '../../../src/domain/dggrs/lattices/7h/i7h-zone-keys.js';
+import { createIvea7h } from '../../../src/domain/dggrs/grids/ivea-grids.js';
+import { createIsea7h } from '../../../src/domain/dggrs/grids/isea-grids.js';
+import { iveaProjection } from '../../../src/domain/dggrs/projections/ivea-projection.js';
+import { iseaProjection } from '../../../src/domain/dggrs/projections/isea-projection.js';
 import { mulberry32 } from '../../../scripts/lib/prng.js';
 import { readJsonl } from './oracle-support.js';
 

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { FACES } from '../../../src/domain/dggrs/icosahedron.js';
-import { iseaProjection } from '../../../src/domain/dggrs/isea-projection.js';
-import { iveaProjection } from '../../../src/domain/dggrs/ivea-projection.js';
-import { authalicToGeodetic } from '../../../src/domain/dggrs/authalic-latitude.js';
+import { FACES } from '../../../src/domain/dggrs/projections/icosahedron.js';
+import { iseaProjection } from '../../../src/domain/dggrs/projections/isea-projection.js';
+import { iveaProjection } from '../../../src/domain/dggrs/projections/ivea-projection.js';
+import { authalicToGeodetic } from '../../../src/domain/dggrs/core/authalic-latitude.js';
 
 /**
  * At the exact centre of a face the ISEA projection has no great circle to follow from the

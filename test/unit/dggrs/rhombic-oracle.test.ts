@@ -10,13 +10,13 @@
 import { expect } from 'chai';
 import path from 'node:path';
 import { runToEnd, type BBox, type Dggrs } from '../../../src/domain/dggrs/dggrs.js';
-import { extentsIntersect, type RadExtent } from '../../../src/domain/dggrs/box-cover.js';
-import { extent5x6 } from '../../../src/domain/dggrs/i3h-box-zones.js';
-import { iseaProjection } from '../../../src/domain/dggrs/isea-projection.js';
-import { iveaProjection } from '../../../src/domain/dggrs/ivea-projection.js';
-import { RHOMBIC_GRIDS } from '../../../src/domain/dggrs/rhombic-grids.js';
-import { rhombicExtentRadians } from '../../../src/domain/dggrs/rhombic-outline.js';
-import { LATTICE_4R, LATTICE_9R, parseRhombicId, rhombicFromUint64, rhombicId, type RhombicLattice } from '../../../src/domain/dggrs/rhombic-zone.js';
+import { extentsIntersect, type RadExtent } from '../../../src/domain/dggrs/core/box-cover.js';
+import { extent5x6 } from '../../../src/domain/dggrs/lattices/3h/i3h-box-zones.js';
+import { iseaProjection } from '../../../src/domain/dggrs/projections/isea-projection.js';
+import { iveaProjection } from '../../../src/domain/dggrs/projections/ivea-projection.js';
+import { DOMAIN_GRIDS } from '../../../src/domain/dggrs/catalog.js';
+import { rhombicExtentRadians } from '../../../src/domain/dggrs/lattices/rhombic/rhombic-outline.js';
+import { LATTICE_4R, LATTICE_9R, parseRhombicId, rhombicFromUint64, rhombicId, type RhombicLattice } from '../../../src/domain/dggrs/lattices/rhombic/rhombic-zone.js';
 import { outlineToGeoJson, rfc7946Problems } from '../../../src/domain/geometry/rfc7946.js';
 import { mulberry32 } from '../../../scripts/lib/prng.js';
 import { describeDggalOracle, type PointRecord, type Tie } from './dggal-oracle-suite.js';
@@ -40,7 +40,7 @@ const GRIDS: { name: string; stem: string; dir: string; lattice: RhombicLattice;
 ];
 
 for (const g of GRIDS) {
-  const create = (): Dggrs => RHOMBIC_GRIDS[g.name]!();
+  const create = (): Dggrs => DOMAIN_GRIDS[g.name]!();
 
   describeDggalOracle({
     name: g.name,

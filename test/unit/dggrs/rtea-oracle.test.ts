@@ -3,11 +3,11 @@
  * geom,bbox_lists,levels}.jsonl, asked of DGGAL's dgg at the points and zones of the IVEA oracle files
  * (edge points at every level 0..12, a subset of the random points).
  */
-import { i3hFromInt64, i3hId, POW3 } from '../../../src/domain/dggrs/i3h-zone.js';
-import { zoneFromInt64, zoneId } from '../../../src/domain/dggrs/i7h-zone.js';
-import { LATTICE_4R, LATTICE_9R, rhombicFromUint64, rhombicId, type RhombicLattice } from '../../../src/domain/dggrs/rhombic-zone.js';
-import { createRtea3h, createRtea4r, createRtea7h, createRtea7hZ7, createRtea9r } from '../../../src/domain/dggrs/rtea-grids.js';
-import { z7FromInt64 } from '../../../src/domain/dggrs/z7-index.js';
+import { i3hFromInt64, i3hId, POW3 } from '../../../src/domain/dggrs/lattices/3h/i3h-zone.js';
+import { zoneFromInt64, zoneId } from '../../../src/domain/dggrs/lattices/7h/i7h-zone.js';
+import { LATTICE_4R, LATTICE_9R, rhombicFromUint64, rhombicId, type RhombicLattice } from '../../../src/domain/dggrs/lattices/rhombic/rhombic-zone.js';
+import { createRtea3h, createRtea4r, createRtea7h, createRtea7hZ7, createRtea9r } from '../../../src/domain/dggrs/grids/rtea-grids.js';
+import { z7FromInt64 } from '../../../src/domain/dggrs/lattices/z7/z7-index.js';
 import { describeDggalOracle, type Tie } from './dggal-oracle-suite.js';
 import { fixturesDir } from './oracle-support.js';
 

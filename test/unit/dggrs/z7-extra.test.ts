@@ -7,8 +7,8 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createIsea7hZ7 } from '../../../src/domain/dggrs/isea7h-z7.js';
-import { createIvea7hZ7 } from '../../../src/domain/dggrs/ivea7h-z7.js';
+import { createIsea7hZ7 } from '../../../src/domain/dggrs/grids/isea-grids.js';
+import { createIvea7hZ7 } from '../../../src/domain/dggrs/grids/ivea-grids.js';
 
 interface Vectors {
   points: { grid: string; lat: number; lon: number; level: number; zone: string }[];

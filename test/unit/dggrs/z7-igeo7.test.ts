@@ -8,9 +8,9 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { authalicToGeodetic, geodeticToAuthalic } from '../../../src/domain/dggrs/authalic-latitude.js';
-import { createIsea7hZ7 } from '../../../src/domain/dggrs/isea7h-z7.js';
-import { z7FromInt64 } from '../../../src/domain/dggrs/z7-index.js';
+import { authalicToGeodetic, geodeticToAuthalic } from '../../../src/domain/dggrs/core/authalic-latitude.js';
+import { createIsea7hZ7 } from '../../../src/domain/dggrs/grids/isea-grids.js';
+import { z7FromInt64 } from '../../../src/domain/dggrs/lattices/z7/z7-index.js';
 
 interface Examples {
   z7Transform: { level: number; points: { lon: number; lat: number; z7: string }[] };

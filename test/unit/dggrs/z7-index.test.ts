@@ -3,8 +3,8 @@
  * grid's own primary parent (DGGAL's search among candidate parents), and 64-bit ids.
  */
 import { expect } from 'chai';
-import { POW7, primaryChildren, primaryParent, sameZone, zoneId, type I7HZone } from '../../../src/domain/dggrs/i7h-zone.js';
-import { parentAndPosition, Z7Namer, z7FromInt64, z7ToInt64, z7ToZone } from '../../../src/domain/dggrs/z7-index.js';
+import { POW7, primaryChildren, primaryParent, sameZone, zoneId, type I7HZone } from '../../../src/domain/dggrs/lattices/7h/i7h-zone.js';
+import { parentAndPosition, Z7Namer, z7FromInt64, z7ToInt64, z7ToZone } from '../../../src/domain/dggrs/lattices/z7/z7-index.js';
 
 /** Compares with the search where it finds the parent; false where it does not (DGGAL's edge snap). */
 function expectSameAsSearch(z: I7HZone): boolean {

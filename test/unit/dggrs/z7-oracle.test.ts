@@ -4,12 +4,12 @@
  */
 import { expect } from 'chai';
 import type { BBox, LonLat } from '../../../src/domain/dggrs/dggrs.js';
-import { parseZoneId, zoneId } from '../../../src/domain/dggrs/i7h-zone.js';
-import { createIsea7h } from '../../../src/domain/dggrs/isea7h.js';
-import { createIsea7hZ7 } from '../../../src/domain/dggrs/isea7h-z7.js';
-import { createIvea7h } from '../../../src/domain/dggrs/ivea7h.js';
-import { createIvea7hZ7 } from '../../../src/domain/dggrs/ivea7h-z7.js';
-import { Z7Namer, z7FromInt64, z7ToInt64, z7ToZone } from '../../../src/domain/dggrs/z7-index.js';
+import { parseZoneId, zoneId } from '../../../src/domain/dggrs/lattices/7h/i7h-zone.js';
+import { createIsea7h } from '../../../src/domain/dggrs/grids/isea-grids.js';
+import { createIsea7hZ7 } from '../../../src/domain/dggrs/grids/isea-grids.js';
+import { createIvea7h } from '../../../src/domain/dggrs/grids/ivea-grids.js';
+import { createIvea7hZ7 } from '../../../src/domain/dggrs/grids/ivea-grids.js';
+import { Z7Namer, z7FromInt64, z7ToInt64, z7ToZone } from '../../../src/domain/dggrs/lattices/z7/z7-index.js';
 import { pointDiff, readJsonl } from './oracle-support.js';
 
 interface PointRecord {

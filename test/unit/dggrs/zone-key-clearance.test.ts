@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { createIvea7h } from '../../../src/domain/dggrs/ivea7h.js';
-import { createIsea7h } from '../../../src/domain/dggrs/isea7h.js';
-import { createRtea7h } from '../../../src/domain/dggrs/rtea-grids.js';
+import { createIvea7h } from '../../../src/domain/dggrs/grids/ivea-grids.js';
+import { createIsea7h } from '../../../src/domain/dggrs/grids/isea-grids.js';
+import { createRtea7h } from '../../../src/domain/dggrs/grids/rtea-grids.js';
 import { mulberry32 } from '../../../scripts/lib/prng.js';
 
 const DEG = Math.PI / 180;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { zoneFeature, zoneFeatureCollectionChunks } from '../../../src/http/encoders/zone-list-geojson.js';
-import { GRID_FACTORIES } from '../../../src/app/grid-factories.js';
+import { GRID_FACTORIES } from '../../../src/adapters/grids/catalog.js';
 
 /**
  * The zone list's GeoJSON text is written directly rather than by JSON.stringify of feature objects:

@@ -4,7 +4,7 @@
  * crossing the zone keeps the sub-zones along its edge crossings.
  */
 import { expect } from 'chai';
-import { createIvea7h } from '../../../src/domain/dggrs/ivea7h.js';
+import { createIvea7h } from '../../../src/domain/dggrs/grids/ivea-grids.js';
 import { dggsPlace, QuantizeBudgetError, type Quantizer } from '../../../src/domain/geometry/dggs-place.js';
 import { zoneSpanDegrees } from '../../../src/domain/zone-data.js';
 

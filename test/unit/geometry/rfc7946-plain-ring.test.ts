@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { outlineToRings, outlineToRingsByClipping } from '../../../src/domain/geometry/rfc7946.js';
-import { GRID_FACTORIES } from '../../../src/app/grid-factories.js';
+import { GRID_FACTORIES } from '../../../src/adapters/grids/catalog.js';
 import { mulberry32 } from '../../../scripts/lib/prng.js';
 
 type P = [number, number];

@@ -1,9 +1,0 @@
-import type { Dggrs } from './dggrs.js';
-import { createHealpix } from './healpix-grid.js';
-import { createRhealpix } from './rhealpix-grid.js';
-
-/** The healpix family's grids by id (DGGAL's ids), each held to its DGGAL oracle. */
-export const HEALPIX_GRIDS: Record<string, () => Dggrs> = {
-  rHEALPix: createRhealpix,
-  HEALPix: createHealpix,
-};

@@ -1,0 +1,180 @@
+/**
+ * A rhombic-icosahedral aperture-7 hexagonal DGGRS (DGGAL's RI7H), parameterised by the projection that
+ * maps the 5x6 net to the WGS84 ellipsoid. IVEA7H, ISEA7H and RTEA7H are instances of this one class.
+ */
+import type { BBox, LonLat, ZoneSelection } from '../../dggrs.js';
+import { BoxCover, boxList, type RadExtent } from '../../core/box-cover.js';
+import type { GeoRadians } from '../../core/outline-extent.js';
+import { HexNetGrid } from '../hex-net-grid.js';
+import type { Pt } from '../rhombic-5x6-net.js';
+import { EVEN_INRADIUS, I7HBoxZones, ODD_INRADIUS } from './i7h-box-zones.js';
+import {
+  centroidOf, canonicalVertices, children, formatZoneId, LOC, locate, MAX_LEVEL, neighbours, parents,
+  parseZoneId, POW7, zoneCentroid, zoneEdgeCount, zoneId, zoneLevel, zoneToInt64, type I7HZone,
+} from './i7h-zone.js';
+import { extentRadians, refined5x6, refinedGeoRadians, refinementDivisions } from './i7h-outline.js';
+import { subZoneCount, subZones } from './i7h-sub-zones.js';
+import { continuousLongitudes } from '../../../geometry/continuous-longitudes.js';
+
+export class I7HGrid extends HexNetGrid<I7HZone> {
+  readonly defaultLevel = 3;
+  /** 55 sub-zones per hexagon: a small, readable grid of values for zone data by default. */
+  readonly defaultDepth = 2;
+  readonly maxRefinementLevel = MAX_LEVEL;
+  /**
+   * 7^8 + 7^4 - 1 = 5,767,201 sub-zones per hexagon: beyond this a single response would exceed what a
+   * client can reasonably receive, and the sub-zone order has only been validated to depth 6.
+   */
+  readonly maxRelativeDepth = 8;
+  readonly zoneIdForm = '{L}{R}-{I}-{S}: level letter A..T, root 0-9/A/B, hex index, sub-hex letter A..H (like F0-711-F)';
+  /** Keys are (index * 12 + root) * 8 + subHex: below 2^53 up to level 17 (index < 7^16). */
+  override readonly maxZoneKeyLevel = 17;
+  protected readonly cellsPerRhombus = POW7;
+  private readonly centre = { x: 0, y: 0 };
+
+  protected parse(zoneId: string): I7HZone | null {
+    return parseZoneId(zoneId);
+  }
+
+  protected format(z: I7HZone): string {
+    return zoneId(z);
+  }
+
+  protected levelOf(z: I7HZone): number {
+    return zoneLevel(z);
+  }
+
+  zoneFromPoint(lon: number, lat: number, level: number): string {
+    if (!this.locatePoint(lon, lat, level)) throw new RangeError(`No zone at level ${level} for ${lon},${lat}`);
+    return formatZoneId(LOC.k, LOC.root, LOC.ix, LOC.sh);
+  }
+
+  zoneKeyFromPoint(lon: number, lat: number, level: number): number {
+    this.checkKeyLevel(level);
+    if (!this.locatePoint(lon, lat, level)) return NaN;
+    return (LOC.ix * 12 + LOC.root) * 8 + LOC.sh;
+  }
+
+  /**
+   * The key, and the room the point has in its zone: the zone's inscribed circle in the net (a lattice
+   * hexagon's) less the point's distance from its centre, turned into sphere radians by the projection's
+   * least scale. Only where the circle lies inside one rhombus clear of its edges, so away from DGGAL's
+   * edge snapping, the pentagons and the polar zones (those get 0). The margin covers the 2^-32 steps
+   * in which `locate` reads positions within a cell.
+   */
+  zoneKeyClearance(lon: number, lat: number, level: number, out: Float64Array): void {
+    out[0] = this.zoneKeyFromPoint(lon, lat, level);
+    out[1] = 0;
+    if (Number.isNaN(out[0]) || LOC.root >= 10 || LOC.ix === 0) return;
+    const c = this.centre;
+    zoneCentroid(LOC, c);
+    const cx = LOC.root >> 1, cy = cx + (LOC.root & 1);
+    const p = POW7[LOC.k]!;
+    const inradius = ((level & 1) === 1 ? ODD_INRADIUS : EVEN_INRADIUS) / p;
+    const margin = 1e-8 / p + 1e-13;
+    // Equilateral distance from the centre to the rhombus's sides x = cx, cx + 1 and y = cy, cy + 1.
+    const lx = c.x - cx, ly = c.y - cy;
+    if (Math.min(lx, 1 - lx, ly, 1 - ly) * (Math.sqrt(3) / 2) < inradius + margin) return;
+    const dx = this.xy[0]! - c.x, dy = this.xy[1]! - c.y;
+    const room = inradius - Math.sqrt(dx * dx - dx * dy + dy * dy) - margin;
+    if (room > 0) out[1] = room * this.proj.leastScale;
+  }
+
+  zoneIdFromKey(key: number, level: number): string {
+    const sh = key % 8;
+    const rest = (key - sh) / 8;
+    const root = rest % 12;
+    return formatZoneId(level >> 1, root, (rest - root) / 12, sh);
+  }
+
+  /** Writes the zone to LOC; false for points that are not on the globe. */
+  private locatePoint(lon: number, lat: number, level: number): boolean {
+    return this.project(lon, lat, level) && locate(level, this.xy[0]!, this.xy[1]!);
+  }
+
+  protected edgeCount(z: I7HZone): number {
+    return zoneEdgeCount(z);
+  }
+
+  protected centroid5x6(z: I7HZone): Pt {
+    return centroidOf(z);
+  }
+
+  protected corners5x6(z: I7HZone): Pt[] {
+    return canonicalVertices(z);
+  }
+
+  protected refinedRadians(z: I7HZone): readonly GeoRadians[] {
+    return refinedGeoRadians(z, this.proj);
+  }
+
+  protected extentOf(z: I7HZone, refined: readonly GeoRadians[]): RadExtent {
+    return extentRadians(z, this.proj, refined);
+  }
+
+  /** DGGAL's 64-bit id: k << 58 | root << 54 | index << 3 | sub-hex. */
+  protected toUint64(z: I7HZone): bigint {
+    return zoneToInt64(z);
+  }
+
+  protected override outlineRing(zoneId: string, z: I7HZone, refined: boolean): LonLat[] {
+    const ring = super.outlineRing(zoneId, z, refined);
+    return fewerThanThreeDistinct(ring) ? this.unsnappedOutline(z, refined) : ring;
+  }
+
+  /**
+   * The outline from each point's own position: at level 19 DGGAL's pole snap (1e-8 in the net, a few
+   * centimetres) puts every corner of the zones at a pole on the pole itself, leaving no polygon.
+   */
+  private unsnappedOutline(z: I7HZone, refined: boolean): LonLat[] {
+    const odd = (zoneLevel(z) & 1) === 1;
+    const g = { lat: 0, lon: 0 };
+    const ring: LonLat[] = [];
+    for (const v of refined ? refined5x6(z, refinementDivisions(zoneLevel(z))) : canonicalVertices(z)) {
+      if (this.proj.inverse(v.x, v.y, odd, g, false)) ring.push([g.lon, g.lat]);
+    }
+    return continuousLongitudes(ring);
+  }
+
+  protected parentsOf(z: I7HZone): I7HZone[] {
+    return parents(z);
+  }
+
+  protected childrenOf(z: I7HZone): I7HZone[] {
+    return children(z);
+  }
+
+  protected neighboursOf(z: I7HZone): I7HZone[] {
+    return neighbours(z);
+  }
+
+  protected forEachSubZone(z: I7HZone, depth: number, offset: number, emit: (id: string) => boolean): void {
+    subZones(z, depth, (k, root, ix, sh) => emit(formatZoneId(k, root, ix, sh)), offset);
+  }
+
+  protected subZoneCountOf(z: I7HZone, depth: number): number {
+    return subZoneCount(z, depth);
+  }
+
+  selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {
+    this.checkLevel(level);
+    return new I7HBoxZones(level, new BoxCover(boxList(bbox)), this.proj);
+  }
+}
+
+/**
+ * Whether the ring has fewer than three distinct points, compared as numbers (-0 equals 0, NaN equals
+ * NaN): without text keys, stopping at the third distinct point (this runs for every outline).
+ */
+function fewerThanThreeDistinct(ring: LonLat[]): boolean {
+  const same = (a: number, b: number) => a === b || (a !== a && b !== b);
+  const first = ring[0];
+  if (!first) return true;
+  let second: LonLat | undefined;
+  for (const p of ring) {
+    if (same(p[0], first[0]) && same(p[1], first[1])) continue;
+    if (!second) second = p;
+    else if (!(same(p[0], second[0]) && same(p[1], second[1]))) return false;
+  }
+  return true;
+}
