@@ -47,6 +47,15 @@ export class AppError extends Error {
   }
 }
 
+/** The class of a kind whose errors take just a message and a hint. */
+function errorOfKind(kind: ErrorKind) {
+  return class extends AppError {
+    constructor(message: string, hint?: string) {
+      super(kind, message, hint);
+    }
+  };
+}
+
 /** Faults of the request itself: sending it again unchanged fails again. */
 const REQUEST_FAULTS: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['invalid-request', 'unauthenticated', 'forbidden', 'not-found', 'unsupported-format', 'too-large', 'invalid', 'quota-exceeded']);
 
@@ -54,11 +63,7 @@ export function isRequestFault(err: unknown): err is AppError {
   return err instanceof AppError && REQUEST_FAULTS.has(err.kind);
 }
 
-export class InvalidRequestError extends AppError {
-  constructor(message: string, hint?: string) {
-    super('invalid-request', message, hint);
-  }
-}
+export class InvalidRequestError extends errorOfKind('invalid-request') {}
 
 export class NotAuthenticatedError extends AppError {
   constructor(hint = 'Send "Authorization: Bearer <token>" with a valid token.') {
@@ -66,17 +71,9 @@ export class NotAuthenticatedError extends AppError {
   }
 }
 
-export class ForbiddenError extends AppError {
-  constructor(message: string, hint?: string) {
-    super('forbidden', message, hint);
-  }
-}
+export class ForbiddenError extends errorOfKind('forbidden') {}
 
-export class NotFoundError extends AppError {
-  constructor(message: string, hint?: string) {
-    super('not-found', message, hint);
-  }
-}
+export class NotFoundError extends errorOfKind('not-found') {}
 
 /** The one answer for a grid id that is not served, wherever it is named. */
 export class UnknownGridError extends NotFoundError {
@@ -91,17 +88,9 @@ export class UnsupportedFormatError extends AppError {
   }
 }
 
-export class TooLargeError extends AppError {
-  constructor(message: string, hint?: string) {
-    super('too-large', message, hint);
-  }
-}
+export class TooLargeError extends errorOfKind('too-large') {}
 
-export class ValidationError extends AppError {
-  constructor(message: string, hint?: string) {
-    super('invalid', message, hint);
-  }
-}
+export class ValidationError extends errorOfKind('invalid') {}
 
 /** A quota is reached: the client may try again after `retryAfterSeconds`. */
 export class QuotaExceededError extends AppError {
@@ -123,14 +112,6 @@ export class DatastoreNotInitializedError extends UnavailableError {
   }
 }
 
-export class UpstreamError extends AppError {
-  constructor(message: string, hint?: string) {
-    super('upstream-failed', message, hint);
-  }
-}
+export class UpstreamError extends errorOfKind('upstream-failed') {}
 
-export class UpstreamTimeoutError extends AppError {
-  constructor(message: string, hint?: string) {
-    super('upstream-timeout', message, hint);
-  }
-}
+export class UpstreamTimeoutError extends errorOfKind('upstream-timeout') {}

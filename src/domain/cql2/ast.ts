@@ -17,6 +17,9 @@ import type { Geometry } from '../geometry/geojson.js';
 
 export type { Geometry, Position } from '../geometry/geojson.js';
 
+/** The logical operators and the predicates named by one word in both encodings (CQL2-JSON `op`, CQL2-Text keyword). */
+export const LOGICAL_AND_PREDICATE_WORDS = ['and', 'or', 'not', 'like', 'between', 'in'] as const;
+
 export const COMPARISON_OPS = ['=', '<>', '<', '>', '<=', '>='] as const;
 export type ComparisonOp = (typeof COMPARISON_OPS)[number];
 
@@ -232,15 +235,13 @@ export function isBooleanValued(e: Expr): boolean {
   return PREDICATE_KINDS.has(e.kind) || e.kind === 'function' || e.kind === 'boolean';
 }
 
-export function isCharacterExpression(e: Expr): boolean {
-  return (
-    e.kind === 'string' ||
-    e.kind === 'casei' ||
-    e.kind === 'accenti' ||
-    e.kind === 'property' ||
-    e.kind === 'function'
-  );
+/** A test of an expression's kind against a fixed list of kinds. */
+function ofKind(...kinds: Expr['kind'][]): (e: Expr) => boolean {
+  const set = new Set(kinds);
+  return (e) => set.has(e.kind);
 }
+
+export const isCharacterExpression = ofKind('string', 'casei', 'accenti', 'property', 'function');
 
 /** A pattern is a string literal, possibly wrapped in CASEI/ACCENTI. */
 export function isPattern(e: Expr): boolean {
@@ -248,37 +249,15 @@ export function isPattern(e: Expr): boolean {
   return e.kind === 'string';
 }
 
-export function isNumericExpression(e: Expr): boolean {
-  return e.kind === 'number' || e.kind === 'arithmetic' || e.kind === 'property' || e.kind === 'function';
-}
+export const isNumericExpression = ofKind('number', 'arithmetic', 'property', 'function');
 
-export function isScalarExpression(e: Expr): boolean {
-  return (
-    isCharacterExpression(e) ||
-    isNumericExpression(e) ||
-    e.kind === 'boolean' ||
-    e.kind === 'timestamp' ||
-    e.kind === 'date'
-  );
-}
+export const isScalarExpression = ofKind('string', 'casei', 'accenti', 'number', 'arithmetic', 'property', 'function', 'boolean', 'timestamp', 'date');
 
-export function isGeometryExpression(e: Expr): boolean {
-  return e.kind === 'geometry' || e.kind === 'bbox' || e.kind === 'property' || e.kind === 'function';
-}
+export const isGeometryExpression = ofKind('geometry', 'bbox', 'property', 'function');
 
-export function isTemporalExpression(e: Expr): boolean {
-  return (
-    e.kind === 'timestamp' ||
-    e.kind === 'date' ||
-    e.kind === 'interval' ||
-    e.kind === 'property' ||
-    e.kind === 'function'
-  );
-}
+export const isTemporalExpression = ofKind('timestamp', 'date', 'interval', 'property', 'function');
 
-export function isArrayOperand(e: Expr): boolean {
-  return e.kind === 'array' || e.kind === 'property' || e.kind === 'function';
-}
+export const isArrayOperand = ofKind('array', 'property', 'function');
 
 /** Operand of IS NULL: anything but the bare parts of other constructs. */
 export function isNullOperand(e: Expr): boolean {

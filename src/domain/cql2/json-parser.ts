@@ -2,32 +2,7 @@
  * CQL2-JSON (cql2.json schema) to the shared AST, validating structure as it goes. Errors
  * carry a JSON-pointer-like path (`/args/1/coordinates/0`) to the offending member.
  */
-import {
-  num,
-  isArrayOperand,
-  isBooleanValued,
-  isCharacterExpression,
-  isGeometryExpression,
-  isNullOperand,
-  isNumericExpression,
-  isPattern,
-  isScalarExpression,
-  isTemporalExpression,
-  ARITHMETIC_OPS,
-  ARRAY_OPS,
-  COMPARISON_OPS,
-  SPATIAL_OPS,
-  TEMPORAL_OPS,
-  type ArithmeticOp,
-  type ArrayOp,
-  type ComparisonOp,
-  type Expr,
-  type Geometry,
-  type IntervalBound,
-  type Position,
-  type SpatialOp,
-  type TemporalOp,
-} from './ast.js';
+import { num, LOGICAL_AND_PREDICATE_WORDS, isArrayOperand, isBooleanValued, isCharacterExpression, isGeometryExpression, isNullOperand, isNumericExpression, isPattern, isScalarExpression, isTemporalExpression, ARITHMETIC_OPS, ARRAY_OPS, COMPARISON_OPS, SPATIAL_OPS, TEMPORAL_OPS, type ArithmeticOp, type ArrayOp, type ComparisonOp, type Expr, type Geometry, type IntervalBound, type Position, type SpatialOp, type TemporalOp } from './ast.js';
 import { Cql2SyntaxError } from './errors.js';
 import { checkLength, checkTree, CQL2_LIMITS, depthError } from './limits.js';
 import { normalizeDate, normalizeTimestamp } from './temporal-literals.js';
@@ -37,12 +12,7 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 const has = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);
 
 const KNOWN_OPS: readonly string[] = [
-  'and',
-  'or',
-  'not',
-  'like',
-  'between',
-  'in',
+  ...LOGICAL_AND_PREDICATE_WORDS,
   'isNull',
   'casei',
   'accenti',

@@ -5,30 +5,7 @@
  * or an array), so the parser reads the general form first and checks afterwards that each
  * operand belongs to the category its position requires, reporting the operand's start.
  */
-import {
-  num,
-  isArrayOperand,
-  isBooleanValued,
-  isCharacterExpression,
-  isGeometryExpression,
-  isNullOperand,
-  isNumericExpression,
-  isPattern,
-  isScalarExpression,
-  isTemporalExpression,
-  ARRAY_OPS,
-  SPATIAL_OPS,
-  TEMPORAL_OPS,
-  type ArithmeticOp,
-  type ArrayOp,
-  type ComparisonOp,
-  type Expr,
-  type Geometry,
-  type IntervalBound,
-  type Position,
-  type SpatialOp,
-  type TemporalOp,
-} from './ast.js';
+import { num, LOGICAL_AND_PREDICATE_WORDS, isArrayOperand, isBooleanValued, isCharacterExpression, isGeometryExpression, isNullOperand, isNumericExpression, isPattern, isScalarExpression, isTemporalExpression, ARRAY_OPS, SPATIAL_OPS, TEMPORAL_OPS, type ArithmeticOp, type ArrayOp, type ComparisonOp, type Expr, type Geometry, type IntervalBound, type Position, type SpatialOp, type TemporalOp } from './ast.js';
 import { Cql2SyntaxError } from './errors.js';
 import { checkLength, checkTree, CQL2_LIMITS, depthError } from './limits.js';
 import { normalizeDate, normalizeTimestamp } from './temporal-literals.js';
@@ -50,12 +27,7 @@ const GEOMETRY_WORDS = new Set([
 ]);
 /** Words that are always keywords; a property with such a name must be double-quoted. */
 const RESERVED = new Set([
-  'and',
-  'or',
-  'not',
-  'like',
-  'between',
-  'in',
+  ...LOGICAL_AND_PREDICATE_WORDS,
   'is',
   'null',
   'div',
@@ -165,27 +137,24 @@ class TextParser {
   // ---- boolean structure ----
 
   private booleanExpression(): Expr {
-    const pos = this.peek().pos;
-    const first = this.booleanTerm();
-    if (!this.isWord('or')) return first;
-    const args = [this.check(first, isBooleanValued, 'a predicate')];
-    while (this.isWord('or')) {
-      this.next();
-      args.push(this.check(this.booleanTerm(), isBooleanValued, 'a predicate'));
-    }
-    return this.at({ kind: 'or', args }, pos);
+    return this.chain('or', () => this.booleanTerm());
   }
 
   private booleanTerm(): Expr {
+    return this.chain('and', () => this.booleanFactor());
+  }
+
+  /** `operand (word operand)*` as one n-ary node; a lone operand stands as itself. */
+  private chain(word: 'and' | 'or', operand: () => Expr): Expr {
     const pos = this.peek().pos;
-    const first = this.booleanFactor();
-    if (!this.isWord('and')) return first;
+    const first = operand();
+    if (!this.isWord(word)) return first;
     const args = [this.check(first, isBooleanValued, 'a predicate')];
-    while (this.isWord('and')) {
+    while (this.isWord(word)) {
       this.next();
-      args.push(this.check(this.booleanFactor(), isBooleanValued, 'a predicate'));
+      args.push(this.check(operand(), isBooleanValued, 'a predicate'));
     }
-    return this.at({ kind: 'and', args }, pos);
+    return this.at({ kind: word, args }, pos);
   }
 
   private booleanFactor(): Expr {

@@ -3,7 +3,7 @@
  * declares some of them can evaluate it. Names are the last path segment of the class URIs
  * (`http://www.opengis.net/spec/cql2/1.0/conf/<name>`).
  */
-import type { Expr } from '../cql2/ast.js';
+import { children, type Expr } from '../cql2/ast.js';
 
 export type Cql2Class =
   | 'basic-cql2'
@@ -26,66 +26,37 @@ function isLiteral(e: Expr): boolean {
   return LITERAL.has(e.kind);
 }
 
+/** The class an expression of each kind needs by itself (comparisons and spatial predicates depend on their operands). */
+const CLASS_OF_KIND: Partial<Record<Expr['kind'], Cql2Class>> = {
+  like: 'advanced-comparison-operators',
+  between: 'advanced-comparison-operators',
+  in: 'advanced-comparison-operators',
+  arithmetic: 'arithmetic',
+  casei: 'case-insensitive-comparison',
+  accenti: 'accent-insensitive-comparison',
+  function: 'functions',
+  temporal: 'temporal-functions',
+  arrayPredicate: 'array-functions',
+};
+
 /** The classes a server must declare to evaluate `e` (basic-cql2 always). */
 export function requiredClasses(e: Expr): Set<Cql2Class> {
   const out = new Set<Cql2Class>(['basic-cql2']);
   const walk = (x: Expr): void => {
-    switch (x.kind) {
-      case 'and':
-      case 'or':
-        return x.args.forEach(walk);
-      case 'not':
-        return walk(x.arg);
-      case 'comparison':
-        // Basic CQL2 compares a property with a literal; anything else is property-property.
-        if (!((x.left.kind === 'property' && isLiteral(x.right)) || (x.right.kind === 'property' && isLiteral(x.left)))) out.add('property-property');
-        walk(x.left);
-        return walk(x.right);
-      case 'like':
-      case 'between':
-      case 'in':
-        out.add('advanced-comparison-operators');
-        if (x.kind === 'like') [x.value, x.pattern].forEach(walk);
-        else if (x.kind === 'between') [x.value, x.low, x.high].forEach(walk);
-        else [x.value, ...x.list].forEach(walk);
-        return;
-      case 'isNull':
-        return walk(x.value);
-      case 'arithmetic':
-        out.add('arithmetic');
-        walk(x.left);
-        return walk(x.right);
-      case 'casei':
-        out.add('case-insensitive-comparison');
-        return walk(x.arg);
-      case 'accenti':
-        out.add('accent-insensitive-comparison');
-        return walk(x.arg);
-      case 'function':
-        out.add('functions');
-        return x.args.forEach(walk);
-      case 'spatial': {
-        const literal = [x.left, x.right].find((a) => a.kind === 'geometry' || a.kind === 'bbox');
-        const property = [x.left, x.right].some((a) => a.kind === 'property');
-        if (x.op !== 's_intersects' || !literal || !property) out.add('spatial-functions');
-        else if (literal.kind === 'geometry' && literal.geometry.type !== 'Point') out.add('basic-spatial-functions-plus');
-        else out.add('basic-spatial-functions');
-        walk(x.left);
-        return walk(x.right);
-      }
-      case 'temporal':
-        out.add('temporal-functions');
-        walk(x.left);
-        return walk(x.right);
-      case 'arrayPredicate':
-        out.add('array-functions');
-        walk(x.left);
-        return walk(x.right);
-      case 'array':
-        return x.items.forEach(walk);
-      default:
-        return;
+    const own = CLASS_OF_KIND[x.kind];
+    if (own) out.add(own);
+    if (x.kind === 'comparison') {
+      // Basic CQL2 compares a property with a literal; anything else is property-property.
+      if (!((x.left.kind === 'property' && isLiteral(x.right)) || (x.right.kind === 'property' && isLiteral(x.left)))) out.add('property-property');
+    } else if (x.kind === 'spatial') {
+      const literal = [x.left, x.right].find((a) => a.kind === 'geometry' || a.kind === 'bbox');
+      const property = [x.left, x.right].some((a) => a.kind === 'property');
+      if (x.op !== 's_intersects' || !literal || !property) out.add('spatial-functions');
+      else if (literal.kind === 'geometry' && literal.geometry.type !== 'Point') out.add('basic-spatial-functions-plus');
+      else out.add('basic-spatial-functions');
     }
+    // An interval's ends are instants; they need no class of their own.
+    if (x.kind !== 'interval') children(x).forEach(walk);
   };
   walk(e);
   // A server with the wider class has the narrower ones.

@@ -51,23 +51,17 @@ export function matchesFilter(e: Expr, feature: EvaluableFeature, geometryNames:
 
 function test(e: Expr, f: EvaluableFeature, g: ReadonlySet<string>): boolean | null {
   switch (e.kind) {
-    case 'and': {
-      let unknown = false;
-      for (const a of e.args) {
-        const r = test(a, f, g);
-        if (r === false) return false;
-        if (r === null) unknown = true;
-      }
-      return unknown ? null : true;
-    }
+    case 'and':
     case 'or': {
+      // Three-valued logic: one decisive operand (false for AND, true for OR) settles it; else any unknown leaves it unknown.
+      const decisive = e.kind === 'or';
       let unknown = false;
       for (const a of e.args) {
         const r = test(a, f, g);
-        if (r === true) return true;
+        if (r === decisive) return decisive;
         if (r === null) unknown = true;
       }
-      return unknown ? null : false;
+      return unknown ? null : !decisive;
     }
     case 'not': {
       const r = test(e.arg, f, g);
