@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { checkUrl, isNonPublicAddress, type FetchPolicy } from '../../src/adapters/rasters/url-guard.js';
+import { httpStatus } from '../support/http-status.js';
 
 /*
  * The cog-url SSRF guard, table-driven: which addresses a client may make the service fetch
@@ -113,7 +114,7 @@ describe('cog-url guard: URL checks', () => {
       await checkUrl(url, p);
       return 200;
     } catch (e) {
-      return (e as { status: number }).status;
+      return httpStatus(e);
     }
   };
 

@@ -28,6 +28,7 @@ import type { ZoneData, ZoneDataRequest } from '../../src/domain/zone-data.js';
 import type { LakeReader } from '../../src/ports/lake-reader.js';
 import { mulberry32 } from '../../scripts/lib/prng.js';
 import { startTestServer } from '../support/test-server.js';
+import { httpStatus } from '../support/http-status.js';
 
 const STATS = ['count', 'valid', 'min', 'max', 'mean', 'stdDev', 'median'];
 const FIELDS = ['temperature', 'pressure', 'big', 'dec', 'f'];
@@ -294,9 +295,9 @@ describe('lake zone data: fast paths answer as the row-by-row path', function ()
     ] as const) {
       const err = await source.zoneData(collection(id), req).then(
         () => undefined,
-        (e: unknown) => e as { status?: number; hint?: string },
+        (e: unknown) => e as Error & { hint?: string },
       );
-      expect(err?.status, what).to.equal(422);
+      expect(httpStatus(err), what).to.equal(422);
       expect(err?.hint, what).to.contain('limits.maxMedianValues').and.to.contain('50');
     }
   });

@@ -6,6 +6,7 @@ import { startTestServer, REPO_ROOT, type TestServer } from '../support/test-ser
 import { dggsJsonValidator } from '../support/dggs-json-schema.js';
 import { checkUrl, isNonPublicAddress, type FetchPolicy } from '../../src/adapters/rasters/url-guard.js';
 import { guardedGet } from '../../src/adapters/rasters/guarded-http.js';
+import { httpStatus } from '../support/http-status.js';
 
 const ZONE = '831f8afffffffff'; // level 3, inside the demo raster
 const PATH = `/collections/demo-elevation/dggs/H3/zones/${ZONE}/data`;
@@ -137,7 +138,7 @@ describe('ad-hoc rasters from an allowed private network', function () {
     } catch (e) {
       err = e;
     }
-    expect((err as { status: number }).status).to.equal(403);
+    expect(httpStatus(err)).to.equal(403);
     const noRedirects: FetchPolicy = { ...open, maxRedirects: 0 };
     err = undefined;
     try {
@@ -145,7 +146,7 @@ describe('ad-hoc rasters from an allowed private network', function () {
     } catch (e) {
       err = e;
     }
-    expect((err as { status: number }).status).to.equal(400);
+    expect(httpStatus(err)).to.equal(400);
   });
 
   it('bounds the bytes read', async () => {
@@ -156,7 +157,7 @@ describe('ad-hoc rasters from an allowed private network', function () {
     } catch (e) {
       err = e;
     }
-    expect((err as { status: number }).status).to.equal(413);
+    expect(httpStatus(err)).to.equal(413);
   });
 });
 
@@ -174,7 +175,7 @@ describe('url guard', () => {
         await checkUrl(url, p);
         return 200;
       } catch (e) {
-        return (e as { status: number }).status;
+        return httpStatus(e);
       }
     };
     expect(await status('file:///etc/passwd')).to.equal(403);
