@@ -20,7 +20,7 @@ import { Sha256TokenVerifier } from '../adapters/auth/sha256-token-verifier.js';
 import { InProcessJobQueue } from '../adapters/jobs/in-process-job-queue.js';
 import { PgBossJobQueue } from '../adapters/jobs/pg-boss-job-queue.js';
 import { FileJobResults } from '../adapters/jobs/file-job-results.js';
-import { ZONE_DATA_ENCODERS } from '../http/encoders/zone-data-encoders.js';
+import { encodeZoneData, zoneDataEncoding } from '../formats/zone-data/encodings.js';
 import { createHttpServer, type HttpServer } from '../http/server.js';
 import { serviceRoutes } from '../http/routes/service.js';
 import { collectionRoutes } from '../http/routes/collections.js';
@@ -196,10 +196,7 @@ function bindJobs(c: Container, config: Config): void {
   c.bind(TOKENS.JobResults).toDynamicValue((ctx) => {
     const grids = ctx.get<GridRegistry>(TOKENS.GridRegistry);
     // Results are the zone-data GeoParquet encoding, so a result file is what the zone-data route would answer.
-    return new FileJobResults(o.resultsRoot, async (data) => {
-      const reply = await ZONE_DATA_ENCODERS.geoparquet!(data, { grid: grids.get(data.dggrsId)!, links: [], refined: false, title: '', crumbs: [] });
-      return reply.body as Uint8Array;
-    });
+    return new FileJobResults(o.resultsRoot, (data) => encodeZoneData(zoneDataEncoding('geoparquet')!, data, { grid: grids.get(data.dggrsId)!, links: [], refined: false }));
   });
   c.bind(TOKENS.JobRunner).toDynamicValue(
     (ctx) =>

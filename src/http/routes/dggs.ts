@@ -8,8 +8,8 @@ import { renderHtml } from '../html/render.js';
 import { zoneSvgMap } from '../html/zone-svg.js';
 import { publicSourceHref } from '../source-files.js';
 import { formatParam, queryBBox, queryBoolean, queryInteger } from '../schemas/query.js';
-import { CONF } from '../conformance-classes.js';
-import { F_VALUE, mediaType, type Format } from '../formats.js';
+import { CONF } from '../../formats/conformance-classes.js';
+import { F_VALUE, formatConformance, mediaType, offeredBy, type Format } from '../../formats/registry.js';
 import { zoneFeature, zoneFeatureCollectionChunks, zoneGeometry } from '../encoders/zone-list-geojson.js';
 import { steppedReadable } from '../stepped-stream.js';
 import { encodeZoneListParquet, zoneListParquetRows } from '../encoders/zone-list-parquet.js';
@@ -47,9 +47,9 @@ const rel = {
   dataset: `${REL}/dataset`,
 };
 
-const GRID_FORMATS = ['json', 'html'] as const satisfies readonly Format[];
-const LIST_FORMATS = ['json', 'html', 'geojson', 'parquet', 'geoparquet', 'uint64'] as const satisfies readonly Format[];
-const ZONE_FORMATS = ['json', 'html', 'geojson'] as const satisfies readonly Format[];
+const GRID_FORMATS = offeredBy('resource');
+const LIST_FORMATS = offeredBy('zone-list');
+const ZONE_FORMATS = offeredBy('zone-info');
 /** HTML zone lists describe and draw at most this many zones of a page (the ids are all listed). */
 const HTML_DETAIL = 400;
 const HTML_DRAW = 300;
@@ -391,7 +391,7 @@ export function dggsRoutes(service: ZonesService, stats?: ZoneStatistics, zoneIn
 
   return {
     routes,
-    conformance: [CONF.dggsCore, CONF.dggsRoot, CONF.dggsCollection, CONF.dggsZoneQuery, CONF.dggsZoneHtml, CONF.dggsZoneGeojson, CONF.dggsZoneUint64, CONF.dggsZoneQueryCql2Filter],
+    conformance: [CONF.dggsCore, CONF.dggsRoot, CONF.dggsCollection, CONF.dggsZoneQuery, CONF.dggsZoneQueryCql2Filter, ...formatConformance('zone-list'), ...formatConformance('zone-info')],
   };
 }
 
@@ -405,7 +405,7 @@ async function zoneInfo(service: ZonesService, scope: Scope, gridId: string, zon
   const neighbours = grid.neighbours(d.id);
   const geometry = zoneGeometry(grid, d.id, refined);
   const list: Link[] = [
-    ...links.selfAndAlternates(zpath(d.id), format, ['json', 'html', 'geojson'], refined ? {} : { 'refined-geometry': false }, `Zone ${d.id}`),
+    ...links.selfAndAlternates(zpath(d.id), format, ZONE_FORMATS, refined ? {} : { 'refined-geometry': false }, `Zone ${d.id}`),
     links.link(rel.dggrs, gpath, { type: 'application/json', title: grid.title }),
     { href: grid.uri, rel: rel.definition, title: `Definition of ${grid.id}` },
     ...parents.map((p, i) => links.link(rel.parent, zpath(p), { type: 'application/json', title: `${i === 0 ? 'Primary parent' : 'Parent'} ${p}` })),
