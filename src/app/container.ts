@@ -10,7 +10,7 @@ import type { Config } from './config/config-schema.js';
 import { EnabledGridRegistry } from './grid-registry.js';
 import { GRID_FACTORIES } from './grid-factories.js';
 import { ConfigCollectionCatalog, ConfigFieldSource } from './config-collection-catalog.js';
-import { CollectionsService } from './use-cases/collections-service.js';
+import { CollectionsService } from './collections/collections-service.js';
 import { OrdersService } from './use-cases/orders-service.js';
 import { JobRunner } from './use-cases/job-runner.js';
 import { NotAuthenticatedError, DatastoreNotInitializedError } from '../ports/errors.js';
@@ -36,7 +36,8 @@ import { isS3Root } from '../adapters/lake-s3/s3-objects.js';
 import { ItemsService } from './use-cases/items-service.js';
 import type { LakeReader } from '../ports/lake-reader.js';
 import { dggsRoutes } from '../http/routes/dggs.js';
-import { ZonesService } from './use-cases/zones-service.js';
+import { ZonesService } from './zones/zones-service.js';
+import { ZoneInfoService } from './zones/zone-info.js';
 import { zoneDataRoutes } from '../http/routes/zone-data.js';
 import { ZoneFeaturesService } from './use-cases/zone-features-service.js';
 import { ZoneDataService } from './use-cases/zone-data-service.js';
@@ -242,6 +243,8 @@ export function routeModules(c: Container, late: { conformance: () => string[]; 
   const readiness = c.get<DatastoreReadiness>(TOKENS.DatastoreReadiness);
   const ready = () => readiness.check();
   const orders = c.get<OrdersService>(TOKENS.OrdersService);
+  // Zone lists filtered by data ask the zone-data use case which zones hold matching data.
+  const zones = new ZonesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionsService>(TOKENS.CollectionsService), c.get<Config>(TOKENS.Config).limits.maxZonesPerPage, c.get<ZoneDataService>(TOKENS.ZoneDataService));
   return [
     serviceRoutes({
       title: 'Discrete Global Grid Data API',
@@ -250,7 +253,7 @@ export function routeModules(c: Container, late: { conformance: () => string[]; 
       ...late,
     }),
     collectionRoutes(c.get<CollectionsService>(TOKENS.CollectionsService)),
-    dggsRoutes(new ZonesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionsService>(TOKENS.CollectionsService), c.get<Config>(TOKENS.Config).limits.maxZonesPerPage), c.get<ZoneDataService>(TOKENS.ZoneDataService), c.get<Config>(TOKENS.Config).server.zoneInfoCacheBytes),
+    dggsRoutes(zones, new ZoneInfoService(zones, c.get<ZoneDataService>(TOKENS.ZoneDataService)), c.get<Config>(TOKENS.Config).server.zoneInfoCacheBytes),
     itemRoutes(new ItemsService(c.get<CollectionCatalog>(TOKENS.CollectionCatalog), c.get<LakeReader>(TOKENS.LakeReader), c.get<Config>(TOKENS.Config).limits.itemsMaxLimit, c.get<Config>(TOKENS.Config).limits.lakeQuerySeconds)),
     zoneDataRoutes(
       c.get<ZoneDataService>(TOKENS.ZoneDataService),

@@ -16,7 +16,7 @@ import { NotFoundError } from '../../ports/errors.js';
 import type { Links } from '../links.js';
 import { offeredBy, type Format } from '../../formats/registry.js';
 import type { RouteModule } from '../route-module.js';
-import type { CollectionsService } from '../../app/use-cases/collections-service.js';
+import type { CollectionsService } from '../../app/collections/collections-service.js';
 import type { Collection } from '../../domain/collection.js';
 
 const FORMATS = offeredBy('resource');

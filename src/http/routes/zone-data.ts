@@ -13,8 +13,8 @@ import { InvalidRequestError, UnsupportedFormatError } from '../../ports/errors.
 import { ZONE_DATA_CONFORMANCE, ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
 import { zoneDataReply, type ZoneDataView } from '../encoders/zone-data-reply.js';
 import { publicSourceHref } from '../source-files.js';
-import type { Collection } from '../../domain/collection.js';
-import { allValues, isTemporal, zoneDataSubset } from '../zone-query-area.js';
+import { isTemporal, type Collection } from '../../domain/collection.js';
+import { allValues, zoneDataSubset } from '../zone-query-area.js';
 import type { ZoneFeaturesService } from '../../app/use-cases/zone-features-service.js';
 import { zoneFeaturesJsonFg, type JsonFgDggsProfile } from '../encoders/zone-data-jsonfg.js';
 
