@@ -34,30 +34,36 @@ export interface Scope {
   prefix: string;
 }
 
-/** One form of the grid routes: its path base, operation id origin and parameter schemas. */
+/**
+ * One form of the grid routes: its parameter schemas and what its GETs declare. Operation ids end
+ * with the suffixes of OGC 21-038r1 /req/operation-ids (`.dataset.getDGGRSList`...).
+ */
 export interface DggsForm {
   scoped: boolean;
-  base: string;
-  /** Operation ids end with the suffixes of OGC 21-038r1 /req/operation-ids (`.dataset.getDGGRSList`...). */
-  origin: string;
-  tags: string[];
   listParams: z.ZodObject<z.ZodRawShape>;
   gridParams: z.ZodObject<{ dggrs_id: typeof DggrsIdParam }>;
   zoneParams: z.ZodObject<{ dggrs_id: typeof DggrsIdParam; zone_id: typeof ZoneIdParam }>;
   /** The scope of a request by its path parameters. */
   scopeOf(params: object): Scope;
+  /** What every GET of this form declares: `tail` after the base, `name` after the origin, the summary of each form. */
+  get(tail: string, name: string, summary: { bare: string; scoped: string }): { method: 'get'; path: string; operationId: string; summary: string; tags: string[]; invalidStatus: 422 };
 }
 
 export function dggsForm(scoped: boolean, service: ZonesService): DggsForm {
   const collectionParam: z.ZodRawShape = scoped ? { collection_id: CollectionIdParam } : {};
   return {
     scoped,
-    base: scoped ? '/collections/{collection_id}/dggs' : '/dggs',
-    origin: scoped ? '.collection' : '.dataset',
-    tags: ['DGGS'],
     listParams: z.object(collectionParam),
     gridParams: z.object({ ...collectionParam, dggrs_id: DggrsIdParam }),
     zoneParams: z.object({ ...collectionParam, dggrs_id: DggrsIdParam, zone_id: ZoneIdParam }),
+    get: (tail, name, summary) => ({
+      method: 'get',
+      path: `${scoped ? '/collections/{collection_id}/dggs' : '/dggs'}${tail}`,
+      operationId: `${scoped ? '.collection' : '.dataset'}.${name}`,
+      summary: scoped ? summary.scoped : summary.bare,
+      tags: ['DGGS'],
+      invalidStatus: 422,
+    }),
     scopeOf: (params) => {
       const id = (params as { collection_id?: string }).collection_id;
       if (id === undefined) return { prefix: '' };

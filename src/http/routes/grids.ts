@@ -49,15 +49,10 @@ function pentagonsAt(grid: Dggrs, centres: readonly ZoneDescription[], level: nu
 
 export function gridListRoute(form: DggsForm, service: ZonesService): AnyRoute {
   return defineRoute({
-    method: 'get',
-    path: form.base,
-    operationId: `${form.origin}.getDGGRSList`,
-    summary: form.scoped ? 'Grids available for a collection' : 'Grids (DGGRS) available',
-    tags: form.tags,
+    ...form.get('', 'getDGGRSList', { bare: 'Grids (DGGRS) available', scoped: 'Grids available for a collection' }),
     params: form.listParams,
     query: gridQuery,
     formats: GRID_FORMATS,
-    invalidStatus: 422,
     responses: responses({ description: 'The grids', schema: DggsResponse, formats: GRID_FORMATS }, [...(form.scoped ? [404, 406] : [406]), 422]),
     handler: async ({ params, links, format }) => {
       const scope = form.scopeOf(params);
@@ -89,15 +84,10 @@ export function gridListRoute(form: DggsForm, service: ZonesService): AnyRoute {
 
 export function gridRoute(form: DggsForm, service: ZonesService): AnyRoute {
   return defineRoute({
-    method: 'get',
-    path: `${form.base}/{dggrs_id}`,
-    operationId: `${form.origin}.getDGGRS`,
-    summary: form.scoped ? 'Describe a grid for a collection' : 'Describe a grid (DGGRS)',
-    tags: form.tags,
+    ...form.get('/{dggrs_id}', 'getDGGRS', { bare: 'Describe a grid (DGGRS)', scoped: 'Describe a grid for a collection' }),
     params: form.gridParams,
     query: gridQuery,
     formats: GRID_FORMATS,
-    invalidStatus: 422,
     responses: responses({ description: 'The grid', schema: DggrsIdResponse, formats: GRID_FORMATS }, [404, 406, 422]),
     handler: async ({ params, links, format }) => {
       const scope = form.scopeOf(params);

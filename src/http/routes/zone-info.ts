@@ -25,15 +25,10 @@ const zoneQuery = z.object({
 /** `cache`: a grid's zone info (no collection) depends on the request alone, so its encoded answers are kept. */
 export function zoneInfoRoute(form: DggsForm, service: ZoneInfoService, cache?: KeptReplies): AnyRoute {
   const route = defineRoute({
-    method: 'get',
-    path: `${form.base}/{dggrs_id}/zones/{zone_id}`,
-    operationId: `${form.origin}.getDGGRSZoneInfo`,
-    summary: form.scoped ? 'Describe one zone, with links to the collection data' : 'Describe one zone',
-    tags: form.tags,
+    ...form.get('/{dggrs_id}/zones/{zone_id}', 'getDGGRSZoneInfo', { bare: 'Describe one zone', scoped: 'Describe one zone, with links to the collection data' }),
     params: form.zoneParams,
     query: zoneQuery,
     formats: ZONE_FORMATS,
-    invalidStatus: 422,
     responses: responses({ description: 'The zone', schema: ZoneIdResponse, formats: ['json', 'html'] }, [404, 406, 422]),
     handler: async ({ params, query, links, format, signal }) => {
       const scope = form.scopeOf(params);

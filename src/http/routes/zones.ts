@@ -64,16 +64,11 @@ function listLinks(links: Links, scope: Scope, page: ZoneListPage, format: Forma
 
 export function zoneListRoute(form: DggsForm, service: ZonesService): AnyRoute {
   return defineRoute({
-    method: 'get',
-    path: `${form.base}/{dggrs_id}/zones`,
-    operationId: `${form.origin}.getDGGRSZones`,
-    summary: form.scoped ? 'Zones of a grid covering a collection (or a box / parent zone within it)' : 'Zones of a grid in a box or below a parent zone',
+    ...form.get('/{dggrs_id}/zones', 'getDGGRSZones', { bare: 'Zones of a grid in a box or below a parent zone', scoped: 'Zones of a grid covering a collection (or a box / parent zone within it)' }),
     description: `Lists zone ids of one level. Lists longer than the page size are paged with a \`next\` link; queries selecting more than ${MAX_ZONES_PER_QUERY.toLocaleString('en-US')} zones, or whose bbox edges cross more than ${MAX_EDGE_ZONES.toLocaleString('en-US')} zones, are refused with 422.`,
-    tags: form.tags,
     params: form.gridParams,
     query: zonesQuery,
     formats: LIST_FORMATS,
-    invalidStatus: 422,
     responses: responses({ description: 'The zone list', schema: ZonesResponse, formats: LIST_FORMATS }, [400, 404, 406, 422, 503]),
     handler: async ({ params, query, links, format, req, signal }) => {
       const scope = form.scopeOf(params);
