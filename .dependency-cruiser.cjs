@@ -30,6 +30,13 @@ module.exports = {
       to: { path: '^src/(adapters|http)/' },
     },
     {
+      name: 'formats-stand-alone',
+      comment: 'src/formats (format records, encoders, conformance classes) is read by the HTTP side, jobs and the composition root; it knows none of them.',
+      severity: 'error',
+      from: { path: '^src/formats/' },
+      to: { path: '^src/(adapters|app|http)/' },
+    },
+    {
       name: 'driven-adapters-do-not-know-http',
       comment: 'The HTTP side drives the use cases; no driven adapter imports it.',
       severity: 'error',

@@ -10,7 +10,7 @@ import type { Config } from './config/config-schema.js';
 import { EnabledGridRegistry } from './grid-registry.js';
 import { GRID_FACTORIES } from '../adapters/grids/catalog.js';
 import { ConfigCollectionCatalog, ConfigFieldSource } from './config-collection-catalog.js';
-import { CollectionsService } from './use-cases/collections-service.js';
+import { CollectionsService } from './collections/collections-service.js';
 import { OrdersService } from './use-cases/orders-service.js';
 import { JobRunner } from './use-cases/job-runner.js';
 import { NotAuthenticatedError, DatastoreNotInitializedError } from '../ports/errors.js';
@@ -20,7 +20,7 @@ import { Sha256TokenVerifier } from '../adapters/auth/sha256-token-verifier.js';
 import { InProcessJobQueue } from '../adapters/jobs/in-process-job-queue.js';
 import { PgBossJobQueue } from '../adapters/jobs/pg-boss-job-queue.js';
 import { FileJobResults } from '../adapters/jobs/file-job-results.js';
-import { ZONE_DATA_ENCODERS } from '../http/encoders/zone-data-encoders.js';
+import { encodeZoneData, zoneDataEncoding } from '../formats/zone-data/encodings.js';
 import { createHttpServer, type HttpServer } from '../http/server.js';
 import { serviceRoutes } from '../http/routes/service.js';
 import { collectionRoutes } from '../http/routes/collections.js';
@@ -36,7 +36,8 @@ import { isS3Root } from '../adapters/lake-s3/s3-objects.js';
 import { ItemsService } from './use-cases/items-service.js';
 import type { LakeReader } from '../ports/lake-reader.js';
 import { dggsRoutes } from '../http/routes/dggs.js';
-import { ZonesService } from './use-cases/zones-service.js';
+import { ZonesService } from './zones/zones-service.js';
+import { ZoneInfoService } from './zones/zone-info.js';
 import { zoneDataRoutes } from '../http/routes/zone-data.js';
 import { ZoneFeaturesService } from './use-cases/zone-features-service.js';
 import { ZoneDataService } from './use-cases/zone-data-service.js';
@@ -196,10 +197,7 @@ function bindJobs(c: Container, config: Config): void {
   c.bind(TOKENS.JobResults).toDynamicValue((ctx) => {
     const grids = ctx.get<GridRegistry>(TOKENS.GridRegistry);
     // Results are the zone-data GeoParquet encoding, so a result file is what the zone-data route would answer.
-    return new FileJobResults(o.resultsRoot, async (data) => {
-      const reply = await ZONE_DATA_ENCODERS.geoparquet!(data, { grid: grids.get(data.dggrsId)!, links: [], refined: false, title: '', crumbs: [] });
-      return reply.body as Uint8Array;
-    });
+    return new FileJobResults(o.resultsRoot, (data) => encodeZoneData(zoneDataEncoding('geoparquet')!, data, { grid: grids.get(data.dggrsId)!, links: [], refined: false }));
   });
   c.bind(TOKENS.JobRunner).toDynamicValue(
     (ctx) =>
@@ -245,6 +243,8 @@ export function routeModules(c: Container, late: { conformance: () => string[]; 
   const readiness = c.get<DatastoreReadiness>(TOKENS.DatastoreReadiness);
   const ready = () => readiness.check();
   const orders = c.get<OrdersService>(TOKENS.OrdersService);
+  // Zone lists filtered by data ask the zone-data use case which zones hold matching data.
+  const zones = new ZonesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionsService>(TOKENS.CollectionsService), c.get<Config>(TOKENS.Config).limits.maxZonesPerPage, c.get<ZoneDataService>(TOKENS.ZoneDataService));
   return [
     serviceRoutes({
       title: 'Discrete Global Grid Data API',
@@ -253,7 +253,7 @@ export function routeModules(c: Container, late: { conformance: () => string[]; 
       ...late,
     }),
     collectionRoutes(c.get<CollectionsService>(TOKENS.CollectionsService)),
-    dggsRoutes(new ZonesService(c.get<GridRegistry>(TOKENS.GridRegistry), c.get<CollectionsService>(TOKENS.CollectionsService), c.get<Config>(TOKENS.Config).limits.maxZonesPerPage), c.get<ZoneDataService>(TOKENS.ZoneDataService), c.get<Config>(TOKENS.Config).server.zoneInfoCacheBytes),
+    dggsRoutes(zones, new ZoneInfoService(zones, c.get<ZoneDataService>(TOKENS.ZoneDataService)), c.get<Config>(TOKENS.Config).server.zoneInfoCacheBytes),
     itemRoutes(new ItemsService(c.get<CollectionCatalog>(TOKENS.CollectionCatalog), c.get<LakeReader>(TOKENS.LakeReader), c.get<Config>(TOKENS.Config).limits.itemsMaxLimit, c.get<Config>(TOKENS.Config).limits.lakeQuerySeconds)),
     zoneDataRoutes(
       c.get<ZoneDataService>(TOKENS.ZoneDataService),

@@ -61,3 +61,8 @@ export interface Collection {
   extent?: Extent;
   backing: Backing;
 }
+
+/** A collection whose data has a time axis (its extent says so). */
+export function isTemporal(c: Collection): boolean {
+  return (c.extent?.temporal?.interval?.length ?? 0) > 0;
+}

@@ -1,5 +1,5 @@
 import type { Link } from './schemas/common.js';
-import { F_VALUE, mediaType, type Format } from './formats.js';
+import { F_VALUE, mediaType, type Format } from '../formats/registry.js';
 
 /** Builds absolute links from the service's public base URL. */
 export class Links {

@@ -1,7 +1,7 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { ZodType } from 'zod';
 import { ApiError } from './schemas/common.js';
-import { BINARY_FORMATS, mediaType, type Format } from './formats.js';
+import { FORMAT_RECORDS, mediaType, type Format } from '../formats/registry.js';
 
 type Responses = RouteConfig['responses'];
 
@@ -24,7 +24,7 @@ export function responses(success: { description: string; schema: ZodType; forma
   for (const format of success.formats ?? ['json']) {
     const type = mediaType(format);
     if (format === 'html') content[type] = { schema: { type: 'string' } };
-    else if (BINARY_FORMATS.has(format)) content[type] = { schema: { type: 'string', format: 'binary' } };
+    else if (FORMAT_RECORDS[format].binary) content[type] = { schema: { type: 'string', format: 'binary' } };
     else content[type] = { schema: success.schema };
   }
   const out: Responses = { [success.status ?? 200]: { description: success.description, content: content as never } };

@@ -4,7 +4,8 @@ import type { ZodType } from 'zod';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from './schemas/zod.js';
 import { AppError, InvalidRequestError, ValidationError } from '../ports/errors.js';
-import { negotiate, type Format } from './formats.js';
+import { negotiate } from './formats.js';
+import type { Format } from '../formats/registry.js';
 import type { Links } from './links.js';
 
 /** What a handler answers; the route kit writes it. */

@@ -8,7 +8,6 @@
  * on a collection with a temporal extent, `time`; repeated `subset` parameters read as one list.
  */
 import type { BBox } from '../domain/dggrs/dggrs.js';
-import type { Collection } from '../domain/collection.js';
 import { InvalidDatetimeError, parseDatetime } from '../domain/time-interval.js';
 import { InvalidRequestError } from '../ports/errors.js';
 
@@ -30,11 +29,6 @@ const LON = new Set(['lon', 'long', 'longitude']);
 /** Every value of a repeatable query parameter, in order (the route kit keeps only the last). */
 export function allValues(url: string | undefined, name: string): string[] {
   return new URL(url ?? '/', 'http://x').searchParams.getAll(name);
-}
-
-/** A collection whose data has a time axis (its extent says so). */
-export function isTemporal(c: Collection): boolean {
-  return (c.extent?.temporal?.interval?.length ?? 0) > 0;
 }
 
 export interface ZoneQueryAreaInput {

@@ -1,6 +1,9 @@
 import type { FieldMeta } from '../domain/collection.js';
 import type { SourceLink, ZoneData } from '../domain/zone-data.js';
 
+/** Turns zone data into the bytes of a (Geo)Parquet file; the composition root hands in a zone-data encoding. */
+export type ZoneDataFileEncoder = (data: ZoneData) => Promise<Uint8Array>;
+
 /** What the file does not say itself: the request and the field metadata. */
 export interface ResultMeta {
   dggrsId: string;

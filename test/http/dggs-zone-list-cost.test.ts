@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { TOKENS } from '../../src/app/tokens.js';
 import { GRID_FACTORIES } from '../../src/adapters/grids/catalog.js';
 import { runToEnd, type BBox } from '../../src/domain/dggrs/dggrs.js';
-import { MAX_EDGE_ZONES, MAX_ZONES_PER_QUERY } from '../../src/app/use-cases/zones-service.js';
+import { MAX_EDGE_ZONES, MAX_ZONES_PER_QUERY } from '../../src/app/zones/zones-service.js';
 import type { GridRegistry } from '../../src/ports/grid-registry.js';
 
 /**

@@ -5,8 +5,8 @@
 import { expect } from 'chai';
 import { createIvea7h } from '../../src/domain/dggrs/grids/ivea-grids.js';
 import type { GridRegistry } from '../../src/ports/grid-registry.js';
-import type { CollectionsService } from '../../src/app/use-cases/collections-service.js';
-import { ZonesService } from '../../src/app/use-cases/zones-service.js';
+import type { CollectionsService } from '../../src/app/collections/collections-service.js';
+import { ZonesService } from '../../src/app/zones/zones-service.js';
 import { loopHolds } from '../support/loop-holds.js';
 
 describe('zone lists: a filtered list gives the event loop turns while it tests zones', () => {

@@ -4,10 +4,7 @@ import { randomUUID } from 'node:crypto';
 import zlib from 'node:zlib';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import type { ZoneData, DepthValues } from '../../domain/zone-data.js';
-import type { JobResults, ResultMeta } from '../../ports/job-results.js';
-
-/** Turns zone data into the bytes of a (Geo)Parquet file; the composition root hands in the zone-data encoder. */
-export type ZoneDataFileEncoder = (data: ZoneData) => Promise<Uint8Array>;
+import type { JobResults, ResultMeta, ZoneDataFileEncoder } from '../../ports/job-results.js';
 
 /** A job's result file, or a temporary file of its write: the job id is group 1 or 2. */
 const JOB_FILE = /^(?:part-(\d+)\.parquet|\.part-(\d+)\..*\.tmp)$/;

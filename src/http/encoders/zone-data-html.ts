@@ -2,7 +2,7 @@ import type { ZoneData } from '../../domain/zone-data.js';
 import { renderHtml } from '../html/render.js';
 import { choropleth } from '../html/zone-data-svg.js';
 import type { Reply } from '../route.js';
-import type { ZoneDataContext } from './zone-data-context.js';
+import type { ZoneDataView } from './zone-data-reply.js';
 
 /** Beyond these the page stays usable: the table and map are cut, the files carry everything. */
 const MAX_TABLE_ROWS = 5000;
@@ -13,7 +13,7 @@ const MAX_MAP_ZONES = 5000;
  * coloured by the first field. Zone ids link to zone info, found from the self link so the same
  * encoder serves the collection-scoped and the ad-hoc route.
  */
-export function zoneDataHtml(data: ZoneData, ctx: ZoneDataContext): Reply {
+export function zoneDataHtml(data: ZoneData, ctx: ZoneDataView): Reply {
   const fields = Object.keys(data.fields);
   const self = ctx.links.find((l) => l.rel === 'self')?.href ?? '';
   const zoneHref = zoneInfoHref(self);

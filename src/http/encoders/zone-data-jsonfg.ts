@@ -1,8 +1,8 @@
 import type { ZoneFeatures } from '../../app/use-cases/zone-features-service.js';
 import type { Link } from '../schemas/common.js';
 import type { Reply } from '../route.js';
-import { mediaType } from '../formats.js';
-import { collect } from './zone-data-chunks.js';
+import { mediaType } from '../../formats/registry.js';
+import { bytesOf, pacedBytes } from '../../formats/paced-pieces.js';
 
 /** The DGGS-JSON-FG profiles (OGC 21-038r1 /req/data-dggs-jsonfg), asked with `profile` beside geo+json. */
 export const JSONFG_DGGS_PROFILES = ['jsonfg-dggs', 'jsonfg-dggs-plus', 'jsonfg-dggs-zoneids', 'jsonfg-dggs-zoneids-plus'] as const;
@@ -46,6 +46,6 @@ export async function zoneFeaturesJsonFg(f: ZoneFeatures, profile: JsonFgDggsPro
   return {
     contentType: mediaType('geojson'),
     headers: { Link: `<${profileUri(profile)}>; rel="profile"` },
-    body: await collect(pieces()),
+    body: await bytesOf(pacedBytes(pieces())),
   };
 }

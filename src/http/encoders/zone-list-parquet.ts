@@ -1,7 +1,7 @@
 import type { Dggrs, Stepped } from '../../domain/dggrs/dggrs.js';
 import { zoneGeometry } from './zone-list-geojson.js';
-import { writeParquet } from './parquet-writer.js';
-import { ZoneGeometryColumn } from './geoparquet-metadata.js';
+import { writeParquet } from '../../formats/parquet-writer.js';
+import { ZoneGeometryColumn } from '../../formats/geoparquet-metadata.js';
 import { FEATURES_PER_STEP } from './zone-list-geojson.js';
 
 /**

@@ -1,4 +1,4 @@
-import { mediaType } from '../formats.js';
+import { mediaType } from '../../formats/registry.js';
 
 /** The document's own media type: it is OpenAPI 3.1. */
 export const OPENAPI_31 = mediaType('openapi');

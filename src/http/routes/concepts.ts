@@ -7,8 +7,9 @@ import { formatParam, queryInteger } from '../schemas/query.js';
 import { NotFoundError } from '../../ports/errors.js';
 import type { RouteModule } from '../route-module.js';
 import type { ConceptStore } from '../../ports/datastore.js';
+import { offeredBy } from '../../formats/registry.js';
 
-const FORMATS = ['json', 'html'] as const;
+const FORMATS = offeredBy('resource');
 
 /** The taxonomy of concepts tied to collections and processing settings. */
 /** `ready` throws (503) until the datastore is initialised. */

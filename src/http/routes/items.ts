@@ -7,17 +7,17 @@ import { z } from '../schemas/zod.js';
 import { defineRoute, json, type Reply } from '../route.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
-import { CONF } from '../conformance-classes.js';
-import { F_VALUE, mediaType, type Format } from '../formats.js';
+import { CONF } from '../../formats/conformance-classes.js';
+import { F_VALUE, formatConformance, mediaType, type Format } from '../../formats/registry.js';
 import type { Links } from '../links.js';
 import type { Link } from '../schemas/common.js';
 import type { RouteModule } from '../route-module.js';
-import { FeatureCollectionResponse, FeatureResponse, ItemParams, ItemQuery, ItemsParams, ItemsQuery, RawItemResponse, RawItemsResponse } from '../schemas/items.js';
+import { FeatureCollectionResponse, FeatureResponse, ITEMS_FORMATS, ItemParams, ItemQuery, ItemsParams, ItemsQuery, RawItemResponse, RawItemsResponse } from '../schemas/items.js';
 import { rawRow, toFeature } from '../encoders/items-encoding.js';
 import { geometriesMap, geometryText } from '../html/geometry-map.js';
 import type { ItemsQuery as ServiceQuery, ItemsResult, ItemsService } from '../../app/use-cases/items-service.js';
 
-const FORMATS = ['geojson', 'json', 'html', 'parquet', 'geoparquet'] as const satisfies readonly Format[];
+const FORMATS = ITEMS_FORMATS;
 const DEFAULT_LIMIT = 10;
 /** Parameters carried into self/prev/next/alternate links, as the client wrote them. */
 const CARRIED = ['bbox', 'datetime', 'properties', 'exclude-properties', 'filter', 'filter-lang'] as const;
@@ -207,8 +207,7 @@ export function itemRoutes(service: ItemsService): RouteModule {
     routes: [list, one],
     conformance: [
       CONF.featuresCore,
-      CONF.featuresGeojson,
-      CONF.featuresHtml,
+      ...formatConformance('items'),
       CONF.featuresOas30,
       CONF.featuresFilter,
       CONF.featuresFeaturesFilter,

@@ -1,17 +1,16 @@
 import type { Request } from 'restify';
 import { z } from '../schemas/zod.js';
 import { DEFAULT_PAGE, JobResponse, JobsResponse, ListQuery, MAX_PAGE, OrderRequest, OrderResponse, OrdersResponse } from '../schemas/orders.js';
-import { DataResponse } from '../schemas/zone-data.js';
+import { DataResponse, ZONE_DATA_F } from '../schemas/zone-data.js';
 import { defineRoute, json } from '../route.js';
 import { responses } from '../responses.js';
 import { formatParam, queryInteger } from '../schemas/query.js';
-import { F_VALUE } from '../formats.js';
 import type { Links } from '../links.js';
 import type { RouteModule } from '../route-module.js';
 import type { ListQuery as ServiceListQuery, OrdersService } from '../../app/use-cases/orders-service.js';
 import type { Job, JobStatus, Order } from '../../ports/datastore.js';
-import { ZONE_DATA_ENCODERS, ZONE_DATA_FORMATS } from '../encoders/zone-data-encoders.js';
-import type { ZoneDataContext } from '../encoders/zone-data-context.js';
+import { ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
+import { zoneDataReply, type ZoneDataView } from '../encoders/zone-data-reply.js';
 
 const orderId = queryInteger('Order identifier', { min: 0, max: 2 ** 31 - 1 }).unwrap();
 const jobId = queryInteger('Job identifier', { min: 0, max: Number.MAX_SAFE_INTEGER }).unwrap();
@@ -204,7 +203,7 @@ export function orderRoutes(service: OrdersService, ownerOf: (req: Request) => s
         summary: 'The zone data a successful job computed',
         description: 'Read back from the job\'s parquet file; DGGS-JSON by default, and every zone-data format with `f`. 404 until the job is successful.',
         params: jobParams,
-        query: z.object({ f: formatParam(ZONE_DATA_FORMATS.map((f) => F_VALUE[f])) }),
+        query: z.object({ f: formatParam(ZONE_DATA_F) }),
         formats: ZONE_DATA_FORMATS,
         defaultFormat: 'dggs-json',
         responses: responses({ description: 'Zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [401, 404, 406, 422, 503]),
@@ -212,7 +211,7 @@ export function orderRoutes(service: OrdersService, ownerOf: (req: Request) => s
           const { job, data, grid } = await service.result(ownerOf(req), p.order_id, p.job_id);
           const path = `/orders/${job.orderId}/jobs/${job.id}/results`;
           const title = `Order ${job.orderId}, job ${job.id}: zone ${job.zoneId}`;
-          const ctx: ZoneDataContext = {
+          const ctx: ZoneDataView = {
             grid,
             links: [
               ...links.selfAndAlternates(path, format, ZONE_DATA_FORMATS, {}, title),
@@ -227,7 +226,7 @@ export function orderRoutes(service: OrdersService, ownerOf: (req: Request) => s
               [`Job ${job.id} results`, ''],
             ],
           };
-          return ZONE_DATA_ENCODERS[format]!(data, ctx);
+          return zoneDataReply(format, data, ctx);
         },
       }),
     ],

@@ -8,7 +8,8 @@ import { KeptReplies } from '../kept-replies.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
 import { formatParam } from '../schemas/query.js';
-import { CONF } from '../conformance-classes.js';
+import { CONF } from '../../formats/conformance-classes.js';
+import { offeredBy } from '../../formats/registry.js';
 import { OPENAPI_31, openApiMediaType } from '../openapi/media-type.js';
 import { NotFoundError } from '../../ports/errors.js';
 import type { RouteModule } from '../route-module.js';
@@ -33,6 +34,10 @@ const SWAGGER_ASSETS: Record<string, string> = {
 /** Landing pages and conformance declarations kept encoded, per base URL and format. */
 const KEPT_BYTES = 1024 * 1024;
 
+const FORMATS = offeredBy('resource');
+/** What the landing page and the conformance declaration share: a JSON resource with its HTML page. */
+const capability = { method: 'get' as const, tags: ['Capabilities'], query: z.object({ f: formatParam(FORMATS) }), formats: FORMATS };
+
 /** Landing page, conformance declaration and the API document with its offline viewer. */
 export function serviceRoutes(deps: ServiceRouteDeps): RouteModule {
   // Both answers depend only on the base URL and the format (the conformance classes are fixed
@@ -40,20 +45,17 @@ export function serviceRoutes(deps: ServiceRouteDeps): RouteModule {
   const kept = new KeptReplies(KEPT_BYTES);
 
   const landing = defineRoute({
-    method: 'get',
+    ...capability,
     path: '/',
     operationId: 'getLandingPage',
     summary: 'Landing page',
-    tags: ['Capabilities'],
-    query: z.object({ f: formatParam(['json', 'html']) }),
-    formats: ['json', 'html'],
-    responses: responses({ description: 'Links to the API capabilities', schema: RootResponse, formats: ['json', 'html'] }, [406]),
+    responses: responses({ description: 'Links to the API capabilities', schema: RootResponse, formats: FORMATS }, [406]),
     handler: ({ links, format }) => kept.get(`/\n${format}\n${links.baseUrl}`, () => {
       const body = {
         title: deps.title,
         description: deps.description,
         links: [
-          ...links.selfAndAlternates('/', format, ['json', 'html'], {}, 'Landing page'),
+          ...links.selfAndAlternates('/', format, FORMATS, {}, 'Landing page'),
           links.link('service-desc', '/api/openapi.json', { type: OPENAPI_31, title: 'API definition (JSON)' }),
           links.link('service-doc', '/api', { type: 'text/html', title: 'API documentation' }),
           links.link('conformance', '/conformance', { type: 'application/json', title: 'Conformance classes' }),
@@ -70,21 +72,18 @@ export function serviceRoutes(deps: ServiceRouteDeps): RouteModule {
   });
 
   const conformance = defineRoute({
-    method: 'get',
+    ...capability,
     path: '/conformance',
     operationId: 'getConformance',
     summary: 'Conformance classes implemented by this service',
-    tags: ['Capabilities'],
-    query: z.object({ f: formatParam(['json', 'html']) }),
-    formats: ['json', 'html'],
-    responses: responses({ description: 'The conformance classes', schema: ConformanceResponse, formats: ['json', 'html'] }, [406, 503]),
+    responses: responses({ description: 'The conformance classes', schema: ConformanceResponse, formats: FORMATS }, [406, 503]),
     handler: async ({ links, format }) => {
       await deps.ready();
       // The JSON answer names no URL: one for every base URL.
       return kept.get(`/conformance\n${format}\n${format === 'html' ? links.baseUrl : ''}`, () => {
         const conformsTo = deps.conformance();
         if (format === 'html') {
-          return renderHtml('conformance', { title: 'Conformance', crumbs: [['Home', links.href('/')], ['Conformance', '']], conformsTo, links: links.selfAndAlternates('/conformance', format, ['json', 'html']) });
+          return renderHtml('conformance', { title: 'Conformance', crumbs: [['Home', links.href('/')], ['Conformance', '']], conformsTo, links: links.selfAndAlternates('/conformance', format, FORMATS) });
         }
         return json({ conformsTo });
       });

@@ -3,18 +3,18 @@ import { CollectionIdParam, type Link } from '../schemas/common.js';
 import { AdHocZoneDataQuery, CollectionZoneDataQuery, CrossCollectionRequest, CrossCollectionZoneDataQuery, DataResponse } from '../schemas/zone-data.js';
 import { defineRoute } from '../route.js';
 import { responses } from '../responses.js';
-import { CONF } from '../conformance-classes.js';
+import { CONF } from '../../formats/conformance-classes.js';
 import type { Links } from '../links.js';
-import { F_VALUE, mediaType, type Format } from '../formats.js';
+import { F_VALUE, mediaType, type Format } from '../../formats/registry.js';
 import type { RouteModule } from '../route-module.js';
 import type { ZoneData, ZoneDataOptions } from '../../domain/zone-data.js';
 import type { ZoneDataService } from '../../app/use-cases/zone-data-service.js';
 import { InvalidRequestError, UnsupportedFormatError } from '../../ports/errors.js';
-import { ZONE_DATA_ENCODERS, ZONE_DATA_FORMATS } from '../encoders/zone-data-encoders.js';
-import type { ZoneDataContext } from '../encoders/zone-data-context.js';
+import { ZONE_DATA_CONFORMANCE, ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
+import { zoneDataReply, type ZoneDataView } from '../encoders/zone-data-reply.js';
 import { publicSourceHref } from '../source-files.js';
-import type { Collection } from '../../domain/collection.js';
-import { allValues, isTemporal, zoneDataSubset } from '../zone-query-area.js';
+import { isTemporal, type Collection } from '../../domain/collection.js';
+import { allValues, zoneDataSubset } from '../zone-query-area.js';
 import type { ZoneFeaturesService } from '../../app/use-cases/zone-features-service.js';
 import { zoneFeaturesJsonFg, type JsonFgDggsProfile } from '../encoders/zone-data-jsonfg.js';
 
@@ -53,7 +53,7 @@ function withOutline(format: Format, query: Query): { outline?: { refined: boole
   return o ? { outline: o } : {};
 }
 
-function datetimeBounds(text: string | undefined): ZoneDataContext['datetime'] {
+function datetimeBounds(text: string | undefined): ZoneDataView['datetime'] {
   if (!text) return undefined;
   const parts = text.split('/');
   const open = (s: string | undefined) => (s === undefined || s === '' || s === '..' ? null : s);
@@ -97,7 +97,7 @@ async function encode(service: ZoneDataService, data: ZoneData, format: Format, 
     }),
     links.link('https://www.opengis.net/def/rel/ogc/1.0/dggrs', `/dggs/${encodeURIComponent(data.dggrsId)}`, { type: 'application/json', title: 'The grid' }),
   ];
-  const ctx: ZoneDataContext = {
+  const view: ZoneDataView = {
     grid: service.grid(data.dggrsId),
     links: list,
     refined: (query['refined-geometry'] as boolean | undefined) ?? false,
@@ -105,7 +105,7 @@ async function encode(service: ZoneDataService, data: ZoneData, format: Format, 
     title,
     crumbs,
   };
-  return ZONE_DATA_ENCODERS[format]!(data, ctx);
+  return zoneDataReply(format, data, view);
 }
 
 /**
@@ -273,7 +273,7 @@ export function zoneDataRoutes(service: ZoneDataService, features?: ZoneFeatures
   return {
     routes: [collectionRoute, adHocRoute, crossCollectionRoute],
     conformance: [
-      CONF.dggsDataRetrieval, CONF.dggsDataCustomDepths, CONF.dggsDataSubsetting, CONF.dggsDataJson, CONF.dggsDataUbjson, CONF.dggsDataGeojson, CONF.dggsDataCql2Filter,
+      CONF.dggsDataRetrieval, CONF.dggsDataCustomDepths, CONF.dggsDataSubsetting, CONF.dggsDataCql2Filter, ...ZONE_DATA_CONFORMANCE,
       ...(features ? [CONF.dggsDataJsonFg] : []),
     ],
   };

@@ -1,9 +1,10 @@
 import { z } from './zod.js';
 import { CollectionIdParam, Link } from './common.js';
+import { offeredBy } from '../../formats/registry.js';
 import { formatParam, queryBBox, queryInteger, queryList } from './query.js';
 
 /** Items: the contract's FeatureCollectionResponse, FeatureResponse, RawItemsResponse, RawItemResponse. */
-export const ITEMS_FORMATS_TEXT = ['geojson', 'json', 'html', 'parquet', 'geoparquet'];
+export const ITEMS_FORMATS = offeredBy('items', 'geojson');
 
 const filterParams = {
   bbox: queryBBox('Rows whose geometry intersects min_lon,min_lat,max_lon,max_lat (CRS84)'),
@@ -15,7 +16,7 @@ const filterParams = {
     .enum(['cql2-text', 'cql2-json', 'cql-text'])
     .optional()
     .openapi({ description: 'Encoding of `filter`; default cql2-text. `cql-text` is the pre-standard name of CQL2 text, still sent by GDAL 3.x: it reads as cql2-text' }),
-  f: formatParam(ITEMS_FORMATS_TEXT, 'Response format (default geojson); when omitted the Accept header decides'),
+  f: formatParam(ITEMS_FORMATS, 'Response format (default geojson); when omitted the Accept header decides'),
 };
 
 export const ItemsQuery = z.object({

@@ -2,9 +2,11 @@ import { z } from './zod.js';
 import { Link, SchemaProperty } from './common.js';
 import { formatParam, queryBoolean, queryList, queryNumber } from './query.js';
 import { STATISTICS } from '../../domain/aggregation/statistics.js';
+import { F_VALUE } from '../../formats/registry.js';
+import { ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
 
 /** Query parameters and the DataResponse body of the zone-data routes. */
-export const ZONE_DATA_F = ['dggs+json', 'json', 'dggs+ubjson', 'ubjson', 'geo+json', 'html', 'parquet', 'geoparquet'] as const;
+export const ZONE_DATA_F = ZONE_DATA_FORMATS.map((f) => F_VALUE[f]);
 
 const common = {
   f: formatParam(ZONE_DATA_F, 'Response format (default DGGS-JSON); when omitted the Accept header decides'),

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { decode } from '@shelacek/ubjson';
-import { JsonToUbjson, UbjsonSyntaxError } from '../../../src/http/encoders/ubjson.js';
+import { JsonToUbjson, UbjsonSyntaxError } from '../../../src/formats/ubjson.js';
 
 function transcode(pieces: string[]): unknown {
   const t = new JsonToUbjson();

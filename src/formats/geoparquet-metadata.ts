@@ -1,5 +1,5 @@
-import type { ZonePolygon } from '../../domain/geometry/rfc7946.js';
-import { encodeZoneWkb } from '../../domain/geometry/zone-wkb.js';
+import type { ZonePolygon } from '../domain/geometry/rfc7946.js';
+import { encodeZoneWkb } from '../domain/geometry/zone-wkb.js';
 
 /**
  * GeoParquet 1.1 `geo` metadata for a WKB `geometry` column of zone outlines, gathered while the

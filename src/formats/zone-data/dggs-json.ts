@@ -1,13 +1,13 @@
 import type { ZoneData } from '../../domain/zone-data.js';
-import type { ZoneDataContext } from './zone-data-context.js';
-import { jsonNumber } from './zone-data-chunks.js';
-
+import type { ZoneDataContext, ZoneDataEncoding } from './encoding.js';
+import { jsonNumber, pacedBytes } from '../paced-pieces.js';
+import { CONF } from '../conformance-classes.js';
 /**
  * DGGS-JSON (OGC 21-038r1 /req/data-json/content): `values` per field, one entry per depth
  * with its shape and the data in the grid's sub-zone order, nulls as JSON null. The contract
  * adds `links`, `defaultDepth`, the row view `data` and the zone ids per depth in `zones`.
  *
- * Written as text pieces (see zone-data-chunks.ts): the answer can hold hundreds of thousands
+ * Written as text pieces (see paced-pieces.ts): the answer can hold hundreds of thousands
  * of values, and a JSON text costs far less memory than the object tree JSON.stringify needs.
  */
 const BLOCK = 1024;
@@ -72,3 +72,7 @@ export function* dggsJsonPieces(data: ZoneData, ctx: ZoneDataContext): Generator
 function clean(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
+
+/** DGGS-JSON under its OGC media type, and the same document as plain JSON. */
+export const dggsJson: ZoneDataEncoding = { format: 'dggs-json', conformance: [CONF.dggsDataJson], encode: (data, ctx) => pacedBytes(dggsJsonPieces(data, ctx)) };
+export const plainJson: ZoneDataEncoding = { ...dggsJson, format: 'json' };

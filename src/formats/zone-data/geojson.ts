@@ -1,11 +1,13 @@
 import type { ZoneData } from '../../domain/zone-data.js';
 import { outlineToGeoJson } from '../../domain/geometry/rfc7946.js';
-import type { ZoneDataContext } from './zone-data-context.js';
+import type { ZoneDataContext, ZoneDataEncoding } from './encoding.js';
+import { pacedBytes } from '../paced-pieces.js';
+import { CONF } from '../conformance-classes.js';
 
 /**
  * GeoJSON (RFC 7946): one Feature per sub-zone and depth, the zone outline as geometry (split at
  * the antimeridian, right-hand rule), `zone_id`, `depth` and the field values as properties.
- * Written feature by feature (see zone-data-chunks.ts): each outline is computed, written and
+ * Written feature by feature (see paced-pieces.ts): each outline is computed, written and
  * dropped, so memory holds the text, never every geometry at once.
  */
 export function* zoneDataGeoJsonPieces(data: ZoneData, ctx: ZoneDataContext): Generator<string> {
@@ -27,3 +29,5 @@ export function* zoneDataGeoJsonPieces(data: ZoneData, ctx: ZoneDataContext): Ge
   }
   yield `],"links":${JSON.stringify(ctx.links)}}`;
 }
+
+export const geoJson: ZoneDataEncoding = { format: 'geojson', conformance: [CONF.dggsDataGeojson], encode: (data, ctx) => pacedBytes(zoneDataGeoJsonPieces(data, ctx)) };

@@ -1,5 +1,5 @@
 /**
- * Large zone-data bodies are written as a sequence of text pieces and gathered here into bytes,
+ * Large bodies (zone data, DGGS-JSON-FG) are written as a sequence of text pieces and turned here into bytes,
  * so a request holds its encoded output and never an object tree of it, and the event loop gets
  * a turn every `sliceMs` of encoding work (other requests stay answered while a big body is built).
  */
@@ -21,8 +21,8 @@ export function pacer(sliceMs = SLICE_MS): () => Promise<void> | undefined {
   };
 }
 
-export async function collect(pieces: Iterable<string>): Promise<Buffer> {
-  const parts: Buffer[] = [];
+/** Text pieces as UTF-8 bytes of about FLUSH_BYTES each, with turns of the event loop in between. */
+export async function* pacedBytes(pieces: Iterable<string>): AsyncGenerator<Buffer> {
   let pending: string[] = [];
   let pendingLength = 0;
   const tick = pacer();
@@ -30,7 +30,7 @@ export async function collect(pieces: Iterable<string>): Promise<Buffer> {
     pending.push(piece);
     pendingLength += piece.length;
     if (pendingLength >= FLUSH_BYTES) {
-      parts.push(Buffer.from(pending.join(''), 'utf8'));
+      yield Buffer.from(pending.join(''), 'utf8');
       pending = [];
       pendingLength = 0;
     }
@@ -38,8 +38,14 @@ export async function collect(pieces: Iterable<string>): Promise<Buffer> {
     const turn = tick();
     if (turn) await turn;
   }
-  if (pending.length > 0) parts.push(Buffer.from(pending.join(''), 'utf8'));
-  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  if (pending.length > 0) yield Buffer.from(pending.join(''), 'utf8');
+}
+
+/** A document's bytes gathered in one buffer. */
+export async function bytesOf(parts: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const all: Buffer[] = [];
+  for await (const part of parts) all.push(Buffer.isBuffer(part) ? part : Buffer.from(part.buffer, part.byteOffset, part.byteLength));
+  return all.length === 1 ? all[0]! : Buffer.concat(all);
 }
 
 /** A JSON number, or null for NaN, infinities and missing values (as JSON.stringify writes them). */

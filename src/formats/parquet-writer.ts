@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DuckDBInstance, type DuckDBAppender } from '@duckdb/node-api';
 
 /**
- * Small shared Parquet writer for HTTP encoders (zone lists, zone data). DuckDB writes the file:
+ * Small shared Parquet writer for the encoders (zone lists, zone data). DuckDB writes the file:
  * rows go into a temporary in-memory table through the appender, then `COPY ... TO` a temporary
  * file with the caller's key-value metadata (GeoParquet's `geo` goes there), and the bytes are
  * returned. Kept deliberately tiny: plain scalar columns and BLOB (for WKB geometry).

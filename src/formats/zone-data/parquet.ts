@@ -1,11 +1,9 @@
 import type { ZoneData } from '../../domain/zone-data.js';
 import { outlineToGeoJson } from '../../domain/geometry/rfc7946.js';
-import { mediaType } from '../formats.js';
-import type { Reply } from '../route.js';
-import type { ZoneDataContext } from './zone-data-context.js';
-import { writeParquet, type ParquetCell, type ParquetColumn } from './parquet-writer.js';
-import { ZoneGeometryColumn } from './geoparquet-metadata.js';
-import { pacer } from './zone-data-chunks.js';
+import type { ZoneDataContext, ZoneDataEncoding } from './encoding.js';
+import { writeParquet, type ParquetCell, type ParquetColumn } from '../parquet-writer.js';
+import { ZoneGeometryColumn } from '../geoparquet-metadata.js';
+import { pacer } from '../paced-pieces.js';
 
 /**
  * Zone data as Parquet or GeoParquet 1.1: one row per sub-zone and depth, `zone_id`, `depth`,
@@ -14,7 +12,7 @@ import { pacer } from './zone-data-chunks.js';
  * says what it holds once detached from the URL. Outlines are computed ahead, giving the event
  * loop a turn between slices; the request's geometry bound keeps their WKB small.
  */
-export async function zoneDataParquet(data: ZoneData, ctx: ZoneDataContext, geo: boolean): Promise<Reply> {
+async function* zoneDataParquet(data: ZoneData, ctx: ZoneDataContext, geo: boolean): AsyncGenerator<Buffer> {
   const names = Object.keys(data.fields);
   const columns: ParquetColumn[] = [{ name: 'zone_id', type: 'string' }, { name: 'depth', type: 'integer' }, ...names.map((n) => ({ name: n, type: 'double' as const }))];
   const geometry = geo ? new ZoneGeometryColumn() : undefined;
@@ -43,8 +41,10 @@ export async function zoneDataParquet(data: ZoneData, ctx: ZoneDataContext, geo:
     }
   }
   const kvMetadata = { dggrs: data.dggrsId, zone_id: data.zoneId, depths: data.depths.map((d) => d.depth).join(',') };
-  const body = await writeParquet(columns, rows(), geometry ? { geometryColumn: 'geometry', geoMetadata: geometry.metadata(), kvMetadata } : { kvMetadata });
-  const format = geo ? 'geoparquet' : 'parquet';
-  const name = `${data.dggrsId}-${data.zoneId}-data${geo ? '.geoparquet' : ''}.parquet`.replace(/[^A-Za-z0-9._-]/g, '_');
-  return { contentType: mediaType(format), body, headers: { 'Content-Disposition': `attachment; filename="${name}"` } };
+  yield await writeParquet(columns, rows(), geometry ? { geometryColumn: 'geometry', geoMetadata: geometry.metadata(), kvMetadata } : { kvMetadata });
 }
+
+const fileName = (data: ZoneData, geo: boolean): string => `${data.dggrsId}-${data.zoneId}-data${geo ? '.geoparquet' : ''}.parquet`.replace(/[^A-Za-z0-9._-]/g, '_');
+
+export const parquet: ZoneDataEncoding = { format: 'parquet', conformance: [], encode: (data, ctx) => zoneDataParquet(data, ctx, false), fileName: (data) => fileName(data, false) };
+export const geoParquet: ZoneDataEncoding = { format: 'geoparquet', conformance: [], encode: (data, ctx) => zoneDataParquet(data, ctx, true), fileName: (data) => fileName(data, true) };

@@ -1,10 +1,10 @@
 import type { BBox, Dggrs, Stepped, ZoneDescription } from '../../domain/dggrs/dggrs.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
-import type { Collection } from '../../domain/collection.js';
-import type { CollectionsService } from './collections-service.js';
+import { isTemporal, type Collection } from '../../domain/collection.js';
+import type { CollectionsService } from '../collections/collections-service.js';
 import { InvalidRequestError, NotFoundError, ValidationError } from '../../ports/errors.js';
 import { runStepped } from '../run-stepped.js';
-import type { ZoneQueryScope } from './zone-data-service.js';
+import type { ZoneDataService, ZoneQueryScope } from '../use-cases/zone-data-service.js';
 
 /**
  * Zones over grids: resolves a grid (and optionally a collection), lists zones of a box or of a
@@ -33,6 +33,18 @@ export interface ZoneListQuery {
   keep?: (level: number, scope: ZoneQueryScope) => Promise<(zoneId: string) => boolean>;
 }
 
+/** A zone list as asked: the zones of a box or parent, and on a collection those holding matching data. */
+export interface ZoneListRequest extends Omit<ZoneListQuery, 'keep'> {
+  /** CQL2 the data in a listed zone must match (collection lists only). */
+  filter?: string;
+  filterLang?: 'cql2-text' | 'cql2-json';
+  /** On a collection with a time axis: the zones with data in this interval (ignored elsewhere). */
+  datetime?: string;
+}
+
+/** Tests the data of a collection in each zone of a list (the zone-data use case answers it). */
+export type ZoneDataFilter = Pick<ZoneDataService, 'zoneQueryFilter'>;
+
 export interface ZoneListPage {
   grid: Dggrs;
   collection?: Collection;
@@ -54,7 +66,22 @@ export class ZonesService {
     private readonly grids: GridRegistry,
     private readonly collections: CollectionsService,
     private readonly maxZonesPerPage: number,
+    private readonly dataFilter?: ZoneDataFilter,
   ) {}
+
+  /**
+   * A page of zones as asked: `filter` (and `datetime` on a collection with a time axis) keeps the
+   * zones where the collection has matching data; a bare grid has none to match.
+   */
+  list(grid: Dggrs, q: ZoneListRequest, collection?: Collection, signal?: AbortSignal): Promise<ZoneListPage> {
+    const { filter, filterLang, datetime, ...query } = q;
+    const when = datetime !== undefined && collection && isTemporal(collection) ? { datetime } : {};
+    if (filter === undefined && !('datetime' in when)) return this.listZones(grid, query, collection);
+    if (!collection || !this.dataFilter) throw new InvalidRequestError('filter needs a collection', 'A zone query filter tests the data in each zone: use /collections/{collection_id}/dggs/{dggrs_id}/zones?filter=...');
+    const test = { ...(filter !== undefined ? { filter } : {}), ...(filterLang ? { filterLang } : {}), ...when };
+    const dataFilter = this.dataFilter;
+    return this.listZones(grid, { ...query, keep: (level, area) => dataFilter.zoneQueryFilter(collection.id, grid, level, area, test, signal) }, collection);
+  }
 
   listGrids(): Dggrs[] {
     return this.grids.list();

@@ -1,0 +1,82 @@
+import type { Dggrs, ZoneDescription } from '../../domain/dggrs/dggrs.js';
+import type { Collection } from '../../domain/collection.js';
+import { outlineToGeoJson, type ZonePolygon } from '../../domain/geometry/rfc7946.js';
+import type { ZoneDataService } from '../use-cases/zone-data-service.js';
+import type { ZonesService } from './zones-service.js';
+
+/** Per-field statistics of a collection in a zone (the zone-data use case computes them). */
+export type ZoneStatistics = Pick<ZoneDataService, 'zoneStatistics'>;
+
+export interface ZoneInfoQuery {
+  dggrsId: string;
+  zoneId: string;
+  /** Zone info of a collection's zone carries its statistics. */
+  collectionId?: string | undefined;
+  /** Densify the zone's edges in `geometry`. */
+  refined: boolean;
+}
+
+/** A zone and what surrounds it in its grid; on a collection, the collection's values there. */
+export interface ZoneInfo {
+  grid: Dggrs;
+  collection?: Collection | undefined;
+  zone: ZoneDescription;
+  geometry: ZonePolygon;
+  parents: string[];
+  children: string[];
+  neighbours: string[];
+  statistics?: Awaited<ReturnType<ZoneStatistics['zoneStatistics']>>;
+}
+
+/**
+ * Statistics are an extra of zone info: they are left out when the source fails, and when it
+ * has not answered within STATISTICS_MS (a remote backend over a large zone can take far longer
+ * than the zone info itself); the work is then told to stop, as when the client leaves.
+ */
+const STATISTICS_MS = 2000;
+
+/** Describes one zone of a grid, on its own or as a zone of a collection. */
+export class ZoneInfoService {
+  constructor(
+    private readonly zones: ZonesService,
+    private readonly stats?: ZoneStatistics,
+    private readonly statisticsMs = STATISTICS_MS,
+  ) {}
+
+  async zoneInfo(q: ZoneInfoQuery, signal?: AbortSignal): Promise<ZoneInfo> {
+    const collection = q.collectionId === undefined ? undefined : this.zones.collection(q.collectionId);
+    const grid = this.zones.grid(q.dggrsId);
+    const zone = this.zones.describe(grid, q.zoneId);
+    const info: ZoneInfo = {
+      grid,
+      collection,
+      zone,
+      parents: grid.parents(zone.id),
+      children: grid.children(zone.id),
+      neighbours: grid.neighbours(zone.id),
+      geometry: outlineToGeoJson(grid.zoneOutline(zone.id, q.refined)),
+    };
+    const statistics = collection ? await this.statistics(collection, grid, zone.id, signal) : undefined;
+    return statistics && Object.keys(statistics).length ? { ...info, statistics } : info;
+  }
+
+  /** The collection's statistics in the zone, or undefined: backings without zone data, a failure or no answer in time. */
+  private async statistics(collection: Collection, grid: Dggrs, zoneId: string, signal?: AbortSignal): Promise<ZoneInfo['statistics']> {
+    if (!this.stats) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new AbortController();
+    try {
+      const given = new Promise<undefined>((resolve) => (timer = setTimeout(() => {
+        resolve(undefined);
+        late.abort(new Error('zone statistics left out: not ready in time'));
+      }, this.statisticsMs)));
+      const work = this.stats.zoneStatistics(collection.id, grid.id, zoneId, undefined, signal ? AbortSignal.any([signal, late.signal]) : late.signal);
+      work.catch(() => undefined);
+      return await Promise.race([work, given]);
+    } catch {
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

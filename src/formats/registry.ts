@@ -1,0 +1,70 @@
+import { CONF } from './conformance-classes.js';
+
+/**
+ * The response formats, each declared once: its media type, the `f` value links write, what else
+ * asks for it (`f` values and media types), whether its bodies are bytes, and the resources that
+ * offer it with the conformance classes it brings there. HTTP negotiation, the API document's `f`
+ * enums and response media types, and the conformance declaration all read this table. Zone data
+ * is offered through its own list of encodings (zone-data/encodings.ts), which carries its encoders.
+ */
+export type Resource =
+  /** A plain JSON resource with its HTML page: landing, conformance, collections, grids, concepts. */
+  | 'resource'
+  | 'zone-list'
+  | 'zone-info'
+  | 'items';
+
+export interface FormatRecord {
+  mediaType: string;
+  /** The `f` value a client would write (used in links and hints). */
+  f: string;
+  /** What else asks for it besides its id, `f` value and media type (other `f` values and media types). */
+  aliases: readonly string[];
+  /** Bodies are bytes, not JSON or text (documented as binary strings). */
+  binary: boolean;
+  /** Resources offering the format, each with the conformance classes the format brings there. */
+  offeredBy: Partial<Record<Resource, readonly string[]>>;
+}
+
+/** In the order resources list them after their default format. */
+const RECORDS = {
+  json: { mediaType: 'application/json', f: 'json', aliases: [], binary: false, offeredBy: { resource: [], 'zone-list': [], 'zone-info': [], items: [] } },
+  html: { mediaType: 'text/html', f: 'html', aliases: [], binary: false, offeredBy: { resource: [], 'zone-list': [CONF.dggsZoneHtml], 'zone-info': [CONF.dggsZoneHtml], items: [CONF.featuresHtml] } },
+  'dggs-json': { mediaType: 'application/vnd.ogc.dggs+json', f: 'dggs+json', aliases: ['dggsjson'], binary: false, offeredBy: {} },
+  /** DGGS-UBJSON: the DGGS-JSON document in Universal Binary JSON, under the OGC media type and the plain one the standard's table names. */
+  'dggs-ubjson': { mediaType: 'application/vnd.ogc.dggs+ubjson', f: 'dggs+ubjson', aliases: [], binary: true, offeredBy: {} },
+  ubjson: { mediaType: 'application/ubjson', f: 'ubjson', aliases: [], binary: true, offeredBy: {} },
+  geojson: { mediaType: 'application/geo+json', f: 'geo+json', aliases: [], binary: false, offeredBy: { 'zone-list': [CONF.dggsZoneGeojson], 'zone-info': [CONF.dggsZoneGeojson], items: [CONF.featuresGeojson] } },
+  parquet: { mediaType: 'application/vnd.apache.parquet', f: 'parquet', aliases: [], binary: true, offeredBy: { 'zone-list': [], items: [] } },
+  geoparquet: { mediaType: 'application/vnd.geo+parquet', f: 'geoparquet', aliases: [], binary: true, offeredBy: { 'zone-list': [], items: [] } },
+  /** Zone lists as little-endian 64-bit integers (OGC 21-038r1 /req/zone-uint64). */
+  uint64: { mediaType: 'application/x-binary', f: 'uint64', aliases: ['x-binary'], binary: true, offeredBy: { 'zone-list': [CONF.dggsZoneUint64] } },
+  openapi: { mediaType: 'application/vnd.oai.openapi+json;version=3.1', f: 'json', aliases: ['application/vnd.oai.openapi+json'], binary: false, offeredBy: {} },
+} as const satisfies Record<string, FormatRecord>;
+
+export type Format = keyof typeof RECORDS;
+export const FORMAT_RECORDS: Readonly<Record<Format, FormatRecord>> = RECORDS;
+const ids = Object.keys(RECORDS) as Format[];
+
+export const mediaType = (format: Format): string => RECORDS[format].mediaType;
+
+/** The `f` value a client would write for each format. */
+export const F_VALUE = Object.fromEntries(ids.map((id) => [id, RECORDS[id].f])) as Record<Format, string>;
+
+/**
+ * Format asked by an `f` value or a media type (lower case). The `f` value `json` is plain JSON,
+ * never the API document, which is asked by its media type.
+ */
+export const FORMAT_BY_NAME: ReadonlyMap<string, Format> = new Map(
+  ids.flatMap((id) => [...(id === 'openapi' ? [] : [id, RECORDS[id].f]), RECORDS[id].mediaType, ...RECORDS[id].aliases].map((name) => [name, id] as const)),
+);
+
+/** The formats a resource offers: its default first, then the others in table order. */
+export function offeredBy(resource: Resource, defaultFormat: Format = 'json'): Format[] {
+  return [defaultFormat, ...ids.filter((id) => id !== defaultFormat && resource in RECORDS[id].offeredBy)];
+}
+
+/** The conformance classes the formats a resource offers bring there. */
+export function formatConformance(resource: Resource): string[] {
+  return ids.flatMap((id) => (RECORDS[id].offeredBy as FormatRecord['offeredBy'])[resource] ?? []);
+}

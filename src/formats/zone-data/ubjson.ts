@@ -1,0 +1,25 @@
+import type { ZoneData } from '../../domain/zone-data.js';
+import type { ZoneDataContext, ZoneDataEncoding } from './encoding.js';
+import { pacer } from '../paced-pieces.js';
+import { dggsJsonPieces } from './dggs-json.js';
+import { JsonToUbjson } from '../ubjson.js';
+import { CONF } from '../conformance-classes.js';
+
+/**
+ * DGGS-UBJSON (OGC 21-038r1 /req/data-ubjson/content): the DGGS-JSON document of the same request,
+ * transcoded to UBJSON as its text is written, with a turn of the event loop after each slice of work.
+ */
+async function* zoneDataUbjson(data: ZoneData, ctx: ZoneDataContext): AsyncGenerator<Buffer> {
+  const out = new JsonToUbjson();
+  const tick = pacer();
+  for (const piece of dggsJsonPieces(data, ctx)) {
+    out.write(piece);
+    const turn = tick();
+    if (turn) await turn;
+  }
+  yield out.end();
+}
+
+/** DGGS-UBJSON under its OGC media type, and the same document under the plain UBJSON one. */
+export const dggsUbjson: ZoneDataEncoding = { format: 'dggs-ubjson', conformance: [CONF.dggsDataUbjson], encode: zoneDataUbjson };
+export const plainUbjson: ZoneDataEncoding = { ...dggsUbjson, format: 'ubjson' };

@@ -1,0 +1,23 @@
+import type { ZoneData } from '../../domain/zone-data.js';
+import { mediaType, type Format } from '../../formats/registry.js';
+import type { ZoneDataContext } from '../../formats/zone-data/encoding.js';
+import { encodeZoneData, zoneDataEncoding } from '../../formats/zone-data/encodings.js';
+import type { Link } from '../schemas/common.js';
+import type { Reply } from '../route.js';
+import { zoneDataHtml } from './zone-data-html.js';
+
+/** What a zone-data answer is drawn from: the encoders' context, and the page's title and crumbs. */
+export interface ZoneDataView extends ZoneDataContext {
+  links: Link[];
+  title: string;
+  crumbs: [string, string][];
+}
+
+/** Zone data in the negotiated format: the format's encoding, or the HTML page. */
+export async function zoneDataReply(format: Format, data: ZoneData, view: ZoneDataView): Promise<Reply> {
+  const encoding = zoneDataEncoding(format);
+  if (!encoding) return zoneDataHtml(data, view);
+  const body = await encodeZoneData(encoding, data, view);
+  const name = encoding.fileName?.(data);
+  return { contentType: mediaType(format), body, ...(name ? { headers: { 'Content-Disposition': `attachment; filename="${name}"` } } : {}) };
+}
