@@ -3,7 +3,7 @@
  * zone, and a collection's statistics join it only when they come in time.
  */
 import { expect } from 'chai';
-import { createIvea7h } from '../../../src/domain/dggrs/ivea7h.js';
+import { createIvea7h } from '../../../src/domain/dggrs/grids/ivea-grids.js';
 import { outlineToGeoJson } from '../../../src/domain/geometry/rfc7946.js';
 import type { Collection } from '../../../src/domain/collection.js';
 import type { GridRegistry } from '../../../src/ports/grid-registry.js';
