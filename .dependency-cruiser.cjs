@@ -24,9 +24,9 @@ module.exports = {
     },
     {
       name: 'core-does-not-know-adapters',
-      comment: 'Only the composition root (src/app/container.ts, src/app/grid-factories.ts) constructs adapters.',
+      comment: 'Only the composition root (src/app/container.ts, its binding modules in src/app/composition, src/app/grid-factories.ts) constructs adapters.',
       severity: 'error',
-      from: { path: '^src/app/', pathNot: '^src/app/(container|grid-factories)\\.ts$' },
+      from: { path: '^src/app/', pathNot: '^src/app/((container|grid-factories)\\.ts$|composition/)' },
       to: { path: '^src/(adapters|http)/' },
     },
     {
