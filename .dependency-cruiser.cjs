@@ -24,9 +24,9 @@ module.exports = {
     },
     {
       name: 'core-does-not-know-adapters',
-      comment: 'Only the composition root (src/app/container.ts) constructs adapters.',
+      comment: 'Only the composition root (src/app/container.ts and its binding modules in src/app/composition) constructs adapters.',
       severity: 'error',
-      from: { path: '^src/app/', pathNot: '^src/app/container\\.ts$' },
+      from: { path: '^src/app/', pathNot: '^src/app/(container\\.ts$|composition/)' },
       to: { path: '^src/(adapters|http)/' },
     },
     {

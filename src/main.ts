@@ -1,3 +1,5 @@
+// Decorator metadata for the container's injectable classes, loaded before any of them.
+import 'reflect-metadata';
 import { loadConfig, ConfigError } from './app/config/load-config.js';
 import { createApp } from './app/container.js';
 import { startIdleMemoryRelease } from './app/idle-memory-release.js';

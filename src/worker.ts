@@ -1,3 +1,5 @@
+// Decorator metadata for the container's injectable classes, loaded before any of them.
+import 'reflect-metadata';
 import pino from 'pino';
 import { loadConfig, ConfigError } from './app/config/load-config.js';
 import { buildContainer } from './app/container.js';

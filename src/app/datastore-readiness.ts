@@ -1,3 +1,5 @@
+import { inject, injectable } from 'inversify';
+import { TOKENS } from './tokens.js';
 import type { DatastoreAdmin } from '../ports/datastore.js';
 import { DatastoreNotInitializedError } from '../ports/errors.js';
 
@@ -8,12 +10,13 @@ import { DatastoreNotInitializedError } from '../ports/errors.js';
  * need it (the conformance declaration, concepts, orders) ask the database until the answer is
  * yes, and never again: a static route makes no round trip per request.
  */
+@injectable()
 export class DatastoreReadiness {
   private initialized = false;
   /** One question at a time: requests arriving meanwhile share its answer. */
   private asking?: Promise<boolean>;
 
-  constructor(private readonly admin: Pick<DatastoreAdmin, 'status'>) {}
+  constructor(@inject(TOKENS.DatastoreAdmin) private readonly admin: Pick<DatastoreAdmin, 'status'>) {}
 
   /** Resolves once the datastore is initialised; else throws DatastoreNotInitializedError (503). */
   async check(): Promise<void> {

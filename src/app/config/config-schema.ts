@@ -7,6 +7,11 @@ import { isIP } from 'node:net';
  */
 const bboxSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);
 
+/** Most settings are counts, bounds or durations in whole units, with a default. */
+const positiveInt = (fallback: number) => z.number().int().positive().default(fallback);
+/** The same where 0 is allowed (usually: off, none). */
+const nonNegativeInt = (fallback: number) => z.number().int().min(0).default(fallback);
+
 /** `address[/prefix]` with the prefix within the address family's length. */
 function isCidr(s: string): boolean {
   const [a = '', p] = s.split('/');
@@ -103,27 +108,27 @@ export const configSchema = z.object({
       /** Base of the links the service writes; derived from the listening address when absent. */
       publicBaseUrl: z.string().url().optional(),
       /** Request body bound, counted after decoding any Content-Encoding. */
-      maxBodyBytes: z.number().int().positive().default(1_048_576),
+      maxBodyBytes: positiveInt(1_048_576),
       /** Time for a request's line, headers and body to arrive (not the time to answer it). */
-      requestTimeoutMs: z.number().int().positive().default(60_000),
+      requestTimeoutMs: positiveInt(60_000),
       /** Time for the request line and headers to arrive. */
-      headersTimeoutMs: z.number().int().positive().default(10_000),
+      headersTimeoutMs: positiveInt(10_000),
       /** An idle keep-alive connection closes after this. */
-      keepAliveTimeoutMs: z.number().int().positive().default(5_000),
+      keepAliveTimeoutMs: positiveInt(5_000),
       /** A connection with no traffic closes after this, unless its request is still being computed. */
-      idleTimeoutMs: z.number().int().positive().default(30_000),
-      maxConnections: z.number().int().positive().default(1024),
+      idleTimeoutMs: positiveInt(30_000),
+      maxConnections: positiveInt(1024),
       /** Per client address (IPv6: per /64). Behind a reverse proxy every client shares its address: raise it. */
-      maxConnectionsPerPeer: z.number().int().positive().default(128),
+      maxConnectionsPerPeer: positiveInt(128),
       /** Request target (path and query) bound: 414 above. */
-      maxUrlBytes: z.number().int().positive().default(16_384),
+      maxUrlBytes: positiveInt(16_384),
       /** Header names and values in all: 431 above. */
-      maxHeaderBytes: z.number().int().positive().default(16_384),
+      maxHeaderBytes: positiveInt(16_384),
       logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
       /** After a second of idle event loop, a heap grown by this much (MiB) since the last release is collected and given back (0: never). */
-      idleMemoryReleaseMiB: z.number().int().min(0).default(64),
+      idleMemoryReleaseMiB: nonNegativeInt(64),
       /** Encoded zone info answers of the grids (not of collections) kept, in bytes (0: none). */
-      zoneInfoCacheBytes: z.number().int().min(0).default(8 * 1024 * 1024),
+      zoneInfoCacheBytes: nonNegativeInt(8 * 1024 * 1024),
     })
     .prefault({}),
   datastore: z
@@ -150,19 +155,19 @@ export const configSchema = z.object({
           sessionToken: z.string().min(1).optional(),
           /** `endpoint/bucket/key` addressing (MinIO and most S3-compatible services). */
           forcePathStyle: z.boolean().default(false),
-          requestTimeoutMs: z.number().int().positive().default(20_000),
+          requestTimeoutMs: positiveInt(20_000),
           /** Parquet footers kept, counted by their bytes (LRU). */
-          footerCacheBytes: z.number().int().positive().default(64 * 1024 * 1024),
+          footerCacheBytes: positiveInt(64 * 1024 * 1024),
           /** Bytes read from a file's end to find its footer in one request. */
           footerReadBytes: z.number().int().min(16).default(64 * 1024),
           /** A collection's object listing is reused this long. */
           listCacheSeconds: z.number().min(0).default(5),
           /** Bytes one request may read from the store (footers and column chunks). */
-          maxRequestBytes: z.number().int().positive().default(256 * 1024 * 1024),
+          maxRequestBytes: positiveInt(256 * 1024 * 1024),
           /** Rows one filtered items request may test in the service to count its matches. */
-          maxFilterRows: z.number().int().positive().default(5_000_000),
+          maxFilterRows: positiveInt(5_000_000),
           /** Objects under one collection's prefix. */
-          maxObjects: z.number().int().positive().default(100_000),
+          maxObjects: positiveInt(100_000),
         })
         .refine((s) => (s.accessKeyId === undefined) === (s.secretAccessKey === undefined), 'accessKeyId and secretAccessKey go together')
         .prefault({}),
@@ -177,29 +182,29 @@ export const configSchema = z.object({
   limits: z
     .object({
       /** Zone lists longer than this are paged. */
-      maxZonesPerPage: z.number().int().positive().default(10_000),
+      maxZonesPerPage: positiveInt(10_000),
       /** Sub-zones a zone-data request may resolve in all its depths together. */
-      maxSubZones: z.number().int().positive().default(50_000),
+      maxSubZones: positiveInt(50_000),
       /** Values one zone-data answer may carry: sub-zones x output columns (fields, statistics, joined columns). */
-      maxZoneDataValues: z.number().int().positive().default(500_000),
+      maxZoneDataValues: positiveInt(500_000),
       /** Outline vertices one geo+json / geoparquet zone-data answer may write. */
-      maxGeometryVertices: z.number().int().positive().default(1_000_000),
+      maxGeometryVertices: positiveInt(1_000_000),
       /** Values one lake zone-data request may keep to compute medians (12 bytes each). */
-      maxMedianValues: z.number().int().positive().default(2_000_000),
-      itemsMaxLimit: z.number().int().positive().default(1000),
+      maxMedianValues: positiveInt(2_000_000),
+      itemsMaxLimit: positiveInt(1000),
       /** Lake rows per request whose exact geometry test runs in the service (rows the database settles do not count). */
-      maxExactGeometryTests: z.number().int().positive().default(100_000),
+      maxExactGeometryTests: positiveInt(100_000),
       /**
        * A zone list filtered by a spatial predicate on zone geometry (rasters): zones tested times the
        * vertices of the geometry literals they are compared with, checked before the zones are walked.
        */
-      maxSpatialZoneVertices: z.number().int().positive().default(20_000_000),
+      maxSpatialZoneVertices: positiveInt(20_000_000),
       /** Raster samples (window pixels x bands) one zone-data request may read. */
-      maxRasterWindowSamples: z.number().int().positive().default(4_194_304),
+      maxRasterWindowSamples: positiveInt(4_194_304),
       /** Sub-zones all zone-data computations in progress may hold together (admission control); default twice maxSubZones. */
       maxSubZonesInFlight: z.number().int().positive().optional(),
       /** Longest a zone-data computation waits for room in that budget before a 503 with Retry-After. */
-      zoneDataQueueSeconds: z.number().int().min(0).default(20),
+      zoneDataQueueSeconds: nonNegativeInt(20),
       /** Longest the lake work of one request (items, lake zone data, zone-list filters, jobs) may run; past it the work is stopped and the answer is 503 with Retry-After. */
       lakeQuerySeconds: z.number().positive().max(86_400).default(30),
     })
@@ -207,7 +212,7 @@ export const configSchema = z.object({
   rasters: z
     .object({
       /** Bytes of decoded raster tiles kept between requests, shared by every configured raster (least recently used evicted); 0 disables. */
-      tileCacheBytes: z.number().int().min(0).default(64 * 1024 * 1024),
+      tileCacheBytes: nonNegativeInt(64 * 1024 * 1024),
     })
     .prefault({}),
   rasterFetch: z
@@ -219,13 +224,13 @@ export const configSchema = z.object({
       /** CIDR ranges of private addresses allowed anyway (an internal object store); see url-guard. */
       allowedPrivateRanges: z.array(z.string().refine(isCidr, 'a CIDR range like 10.1.0.0/16 or fd00::/8')).default([]),
       /** Bound of any one upstream response. */
-      maxBytes: z.number().int().positive().default(512 * 1024 * 1024),
+      maxBytes: positiveInt(512 * 1024 * 1024),
       /** Bound of all bytes one request fetches from upstream (ranges and hops together). */
-      maxRequestBytes: z.number().int().positive().default(64 * 1024 * 1024),
+      maxRequestBytes: positiveInt(64 * 1024 * 1024),
       /** Bound of the bytes of all upstream bodies being received at once, over every request: rasters, feature backends and STAC APIs (503 with Retry-After past it). */
-      maxInFlightBytes: z.number().int().positive().default(128 * 1024 * 1024),
-      timeoutMs: z.number().int().positive().default(20_000),
-      maxRedirects: z.number().int().min(0).default(3),
+      maxInFlightBytes: positiveInt(128 * 1024 * 1024),
+      timeoutMs: positiveInt(20_000),
+      maxRedirects: nonNegativeInt(3),
     })
     .prefault({}),
   orders: z
@@ -263,16 +268,16 @@ export const configSchema = z.object({
     .object({
       /** Origins (`http://host:port`, or `{self}`) reached even on private networks: the operator's own backends. */
       allowedOrigins: z.array(z.string()).default([]),
-      timeoutMs: z.number().int().positive().default(20_000),
+      timeoutMs: positiveInt(20_000),
       /** Bound of one backend response. */
-      maxResponseBytes: z.number().int().positive().default(32 * 1024 * 1024),
-      maxRedirects: z.number().int().min(0).default(3),
+      maxResponseBytes: positiveInt(32 * 1024 * 1024),
+      maxRedirects: nonNegativeInt(3),
       /** Features asked per page (`limit`). */
-      pageSize: z.number().int().positive().default(1000),
+      pageSize: positiveInt(1000),
       /** Pages one client request may read from feature backends, over all its reads of them (a STAC search: per search). */
-      maxPages: z.number().int().positive().default(50),
+      maxPages: positiveInt(50),
       /** Features one client request may read from feature backends, over all its reads (STAC items: per search): about 10 s of paging against our own items endpoint. */
-      maxFeatures: z.number().int().positive().default(20_000),
+      maxFeatures: positiveInt(20_000),
     })
     .prefault({}),
   auth: z

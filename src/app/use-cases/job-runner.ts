@@ -1,3 +1,5 @@
+import { inject, injectable } from 'inversify';
+import { TOKENS } from '../tokens.js';
 import type { Job, JobLedger, OrderStore } from '../../ports/datastore.js';
 import type { Delivery, JobQueue, QueuedJob } from '../../ports/job-queue.js';
 import type { JobResults } from '../../ports/job-results.js';
@@ -34,6 +36,7 @@ class JobLost extends Error {}
  * once however often it is delivered. Progress is written at each step, and a step that finds
  * the job no longer held (dismissed) stops the attempt.
  */
+@injectable()
 export class JobRunner {
   private sweepTimer?: NodeJS.Timeout;
   private working = false;
@@ -44,12 +47,12 @@ export class JobRunner {
   private readonly runningHere = new Map<number, number>();
 
   constructor(
-    private readonly store: JobLedger & Pick<OrderStore, 'getJob'>,
-    private readonly queue: JobQueue,
-    private readonly results: JobResults,
-    private readonly zoneData: Pick<ZoneDataService, 'collectionZoneData'>,
-    private readonly opts: JobRunnerOptions,
-    private readonly log: Log,
+    @inject(TOKENS.JobLedger) private readonly store: JobLedger & Pick<OrderStore, 'getJob'>,
+    @inject(TOKENS.JobQueue) private readonly queue: JobQueue,
+    @inject(TOKENS.JobResults) private readonly results: JobResults,
+    @inject(TOKENS.ZoneDataService) private readonly zoneData: Pick<ZoneDataService, 'collectionZoneData'>,
+    @inject(TOKENS.JobRunnerOptions) private readonly opts: JobRunnerOptions,
+    @inject(TOKENS.Logger) private readonly log: Log,
   ) {}
 
   /** Starts taking jobs; a queue or datastore not reachable yet is retried at each sweep, never fails the caller. */

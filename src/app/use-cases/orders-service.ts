@@ -1,3 +1,5 @@
+import { inject, injectable } from 'inversify';
+import { TOKENS } from '../tokens.js';
 import type { ConceptStore, Job, JobLedger, JobSpec, JobStatus, Order, OrderStore, Paged } from '../../ports/datastore.js';
 import type { DatastoreReadiness } from '../datastore-readiness.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
@@ -46,18 +48,19 @@ interface Log {
  * entry and concept collection) that the job runner computes. Every read is scoped to the owner:
  * another owner's order is "not found", never "forbidden".
  */
+@injectable()
 export class OrdersService {
   constructor(
-    private readonly store: OrderStore,
-    private readonly ledger: Pick<JobLedger, 'markQueued'>,
-    private readonly readiness: Pick<DatastoreReadiness, 'check'>,
-    private readonly concepts: ConceptStore,
-    private readonly grids: GridRegistry,
-    private readonly zoneData: Pick<ZoneDataService, 'fields' | 'collection'>,
-    private readonly queue: JobQueue,
-    private readonly results: JobResults,
-    private readonly limits: OrderLimits,
-    private readonly log?: Log,
+    @inject(TOKENS.OrderStore) private readonly store: OrderStore,
+    @inject(TOKENS.JobLedger) private readonly ledger: Pick<JobLedger, 'markQueued'>,
+    @inject(TOKENS.DatastoreReadiness) private readonly readiness: Pick<DatastoreReadiness, 'check'>,
+    @inject(TOKENS.ConceptStore) private readonly concepts: ConceptStore,
+    @inject(TOKENS.GridRegistry) private readonly grids: GridRegistry,
+    @inject(TOKENS.ZoneDataService) private readonly zoneData: Pick<ZoneDataService, 'fields' | 'collection'>,
+    @inject(TOKENS.JobQueue) private readonly queue: JobQueue,
+    @inject(TOKENS.JobResults) private readonly results: JobResults,
+    @inject(TOKENS.OrderLimits) private readonly limits: OrderLimits,
+    @inject(TOKENS.Logger) private readonly log?: Log,
   ) {}
 
   async list(owner: string, q: ListQuery): Promise<Paged<Order>> {

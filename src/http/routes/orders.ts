@@ -1,4 +1,3 @@
-import type { Request } from 'restify';
 import { z } from '../schemas/zod.js';
 import { DEFAULT_PAGE, JobResponse, JobsResponse, ListQuery, MAX_PAGE, OrderRequest, OrderResponse, OrdersResponse } from '../schemas/orders.js';
 import { DataResponse, ZONE_DATA_F } from '../schemas/zone-data.js';
@@ -7,6 +6,7 @@ import { responses } from '../responses.js';
 import { formatParam, queryInteger } from '../schemas/query.js';
 import type { Links } from '../links.js';
 import type { RouteModule } from '../route-module.js';
+import type { BearerGuard } from '../bearer-guard.js';
 import type { ListQuery as ServiceListQuery, OrdersService } from '../../app/use-cases/orders-service.js';
 import type { Job, JobStatus, Order } from '../../ports/datastore.js';
 import { ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
@@ -92,9 +92,9 @@ function pageLinks(links: Links, path: string, p: ServiceListQuery, returned: nu
 
 /**
  * Orders and their jobs; every route needs a bearer token, and each token sees only its owner's
- * orders (`ownerOf` gives the owner the authentication found for the request).
+ * orders (the bearer guard gives the owner it admitted the request for).
  */
-export function orderRoutes(service: OrdersService, ownerOf: (req: Request) => string): RouteModule {
+export function orderRoutes(service: OrdersService, guard: Pick<BearerGuard, 'ownerOf'>): RouteModule {
   const common = { tags: ['Orders'], secured: true, invalidStatus: 422 as const };
   const params = z.object({ order_id: orderId });
   const jobParams = z.object({ order_id: orderId, job_id: jobId });
@@ -115,7 +115,7 @@ export function orderRoutes(service: OrdersService, ownerOf: (req: Request) => s
         responses: responses({ description: 'One page of orders', schema: OrdersResponse }, [401, 422, 503]),
         handler: async ({ query, links, req }) => {
           const p = page(query);
-          const { items, total } = await service.list(ownerOf(req), p);
+          const { items, total } = await service.list(guard.ownerOf(req), p);
           return json({
             orders: items.map((o) => orderFields(o, service.resultsCollection(o.id), links)),
             numberMatched: total,
@@ -135,7 +135,7 @@ export function orderRoutes(service: OrdersService, ownerOf: (req: Request) => s
         body: OrderRequest,
         responses: responses({ description: 'The created order', schema: OrderResponse, status: 201 }, [401, 413, 422, 429, 503]),
         handler: async ({ body, links, req }) => {
-          const { order, jobs } = await service.create(ownerOf(req), body);
+          const { order, jobs } = await service.create(guard.ownerOf(req), body);
           const created = { ...orderFields(order, service.resultsCollection(order.id), links), jobs: jobs.map((j) => jobBody(j, links)) };
           return { status: 201, contentType: 'application/json', body: created, headers: { Location: links.href(`/orders/${order.id}`) } };
         },
@@ -148,7 +148,7 @@ export function orderRoutes(service: OrdersService, ownerOf: (req: Request) => s
         summary: 'One order with its jobs',
         params,
         responses: responses({ description: 'The order', schema: OrderResponse }, [401, 404, 422, 503]),
-        handler: async ({ params: p, links, req }) => json(await withJobs(ownerOf(req), p.order_id, links)),
+        handler: async ({ params: p, links, req }) => json(await withJobs(guard.ownerOf(req), p.order_id, links)),
       }),
       defineRoute({
         ...common,
@@ -160,7 +160,7 @@ export function orderRoutes(service: OrdersService, ownerOf: (req: Request) => s
         params,
         responses: responses({ description: 'The dismissed order', schema: OrderResponse }, [401, 404, 422, 503]),
         handler: async ({ params: p, links, req }) => {
-          const owner = ownerOf(req);
+          const owner = guard.ownerOf(req);
           await service.dismiss(owner, p.order_id);
           return json(await withJobs(owner, p.order_id, links));
         },
@@ -176,7 +176,7 @@ export function orderRoutes(service: OrdersService, ownerOf: (req: Request) => s
         responses: responses({ description: 'One page of jobs', schema: JobsResponse }, [401, 404, 422, 503]),
         handler: async ({ params: pp, query, links, req }) => {
           const p = page(query);
-          const { jobs } = await service.jobs(ownerOf(req), pp.order_id, p);
+          const { jobs } = await service.jobs(guard.ownerOf(req), pp.order_id, p);
           return json({
             jobs: jobs.items.map((j) => jobBody(j, links)),
             numberMatched: jobs.total,
@@ -193,7 +193,7 @@ export function orderRoutes(service: OrdersService, ownerOf: (req: Request) => s
         summary: 'Status of one job, with its attempts',
         params: jobParams,
         responses: responses({ description: 'The job', schema: JobResponse }, [401, 404, 422, 503]),
-        handler: async ({ params: p, links, req }) => json(jobBody(await service.job(ownerOf(req), p.order_id, p.job_id), links)),
+        handler: async ({ params: p, links, req }) => json(jobBody(await service.job(guard.ownerOf(req), p.order_id, p.job_id), links)),
       }),
       defineRoute({
         ...common,
@@ -208,7 +208,7 @@ export function orderRoutes(service: OrdersService, ownerOf: (req: Request) => s
         defaultFormat: 'dggs-json',
         responses: responses({ description: 'Zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [401, 404, 406, 422, 503]),
         handler: async ({ params: p, format, links, req }) => {
-          const { job, data, grid } = await service.result(ownerOf(req), p.order_id, p.job_id);
+          const { job, data, grid } = await service.result(guard.ownerOf(req), p.order_id, p.job_id);
           const path = `/orders/${job.orderId}/jobs/${job.id}/results`;
           const title = `Order ${job.orderId}, job ${job.id}: zone ${job.zoneId}`;
           const ctx: ZoneDataView = {

@@ -1,0 +1,54 @@
+import type { Container } from 'inversify';
+import type { Logger } from 'pino';
+import { TOKENS } from '../tokens.js';
+import type { Config } from '../config/config-schema.js';
+import type { DatastoreReadiness } from '../datastore-readiness.js';
+import { BearerGuard } from '../../http/bearer-guard.js';
+import { createHttpServer, type HttpServer } from '../../http/server.js';
+import type { RouteModule } from '../../http/route-module.js';
+import { serviceRoutes } from '../../http/routes/service.js';
+import { collectionRoutes } from '../../http/routes/collections.js';
+import { dggsRoutes } from '../../http/routes/dggs.js';
+import { itemRoutes } from '../../http/routes/items.js';
+import { zoneDataRoutes } from '../../http/routes/zone-data.js';
+import { conceptRoutes } from '../../http/routes/concepts.js';
+import { orderRoutes } from '../../http/routes/orders.js';
+import { adminRoutes } from '../../http/routes/admin.js';
+
+/** The route families, the bearer guard of the secured ones, and the server that serves them. */
+export function bindHttp(c: Container, config: Config): void {
+  c.bind(TOKENS.BearerGuard).toDynamicValue((ctx) => new BearerGuard(ctx.get(TOKENS.TokenVerifier), ctx.get(TOKENS.DatastoreReadiness)));
+  const ready = (readiness: DatastoreReadiness) => () => readiness.check();
+  // The landing routes describe the whole API, whose conformance classes and document exist only
+  // once every route module and the server are built: they are looked up when first asked for.
+  c.bind(TOKENS.ServiceRoutes).toDynamicValue((ctx) =>
+    serviceRoutes({
+      title: 'Discrete Global Grid Data API',
+      description: 'Geospatial data addressed by the zones of discrete global grid reference systems (OGC API - DGGS).',
+      ready: ready(ctx.get(TOKENS.DatastoreReadiness)),
+      conformance: () => ctx.get<string[]>(TOKENS.Conformance),
+      openApi: () => ctx.get<HttpServer>(TOKENS.HttpServer).openApi(),
+    }),
+  );
+  c.bind(TOKENS.CollectionRoutes).toDynamicValue((ctx) => collectionRoutes(ctx.get(TOKENS.CollectionsService)));
+  c.bind(TOKENS.DggsRoutes).toDynamicValue((ctx) => dggsRoutes(ctx.get(TOKENS.ZonesService), ctx.get(TOKENS.ZoneInfoService), config.server.zoneInfoCacheBytes));
+  c.bind(TOKENS.ItemRoutes).toDynamicValue((ctx) => itemRoutes(ctx.get(TOKENS.ItemsService)));
+  c.bind(TOKENS.ZoneDataRoutes).toDynamicValue((ctx) => zoneDataRoutes(ctx.get(TOKENS.ZoneDataService), ctx.get(TOKENS.ZoneFeaturesService)));
+  c.bind(TOKENS.ConceptRoutes).toDynamicValue((ctx) => conceptRoutes(ctx.get(TOKENS.ConceptStore), ready(ctx.get(TOKENS.DatastoreReadiness))));
+  c.bind(TOKENS.OrderRoutes).toDynamicValue((ctx) => orderRoutes(ctx.get(TOKENS.OrdersService), ctx.get(TOKENS.BearerGuard)));
+  c.bind(TOKENS.AdminRoutes).toDynamicValue((ctx) => adminRoutes(ctx.get(TOKENS.DatastoreAdmin)));
+  // The order they are matched and documented in.
+  const families = [TOKENS.ServiceRoutes, TOKENS.CollectionRoutes, TOKENS.DggsRoutes, TOKENS.ItemRoutes, TOKENS.ZoneDataRoutes, TOKENS.ConceptRoutes, TOKENS.OrderRoutes, TOKENS.AdminRoutes];
+  c.bind(TOKENS.RouteModules).toDynamicValue((ctx) => families.map((family) => ctx.get<RouteModule>(family)));
+  c.bind(TOKENS.Conformance).toDynamicValue((ctx) => [...new Set(ctx.get<RouteModule[]>(TOKENS.RouteModules).flatMap((m) => m.conformance ?? []))].sort());
+  c.bind(TOKENS.HttpServer).toDynamicValue((ctx) => {
+    const guard = ctx.get<BearerGuard>(TOKENS.BearerGuard);
+    return createHttpServer({
+      routes: ctx.get<RouteModule[]>(TOKENS.RouteModules).flatMap((m) => m.routes),
+      logger: ctx.get<Logger>(TOKENS.Logger),
+      publicBaseUrl: config.server.publicBaseUrl,
+      limits: config.server,
+      authenticate: (req) => guard.authenticate(req),
+    });
+  });
+}

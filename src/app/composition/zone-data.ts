@@ -1,0 +1,34 @@
+import type { Container } from 'inversify';
+import { TOKENS } from '../tokens.js';
+import type { Config } from '../config/config-schema.js';
+import { ZoneDataService } from '../use-cases/zone-data-service.js';
+import { ZoneFeaturesService } from '../use-cases/zone-features-service.js';
+import { StacZoneDataSource } from '../stac-zone-data-source.js';
+import { LakeZoneDataSource } from '../../adapters/lake/lake-zone-data-source.js';
+import { RasterUrlZoneDataSource } from '../../adapters/rasters/raster-url-zone-data-source.js';
+import { collectionRasterFields, rasterZoneData } from '../../adapters/rasters/raster-zone-data.js';
+import { FeaturesZoneDataSource } from '../../adapters/features/features-zone-data-source.js';
+import type { BackingKind } from '../../domain/collection.js';
+import type { ZoneDataSource } from '../../ports/zone-data-source.js';
+
+/** Where each backing kind's zone data comes from, and the zone-data and zone-features use cases. */
+export function bindZoneData(c: Container, config: Config): void {
+  // Also the source of ad-hoc raster requests, so one instance serves both.
+  c.bind(TOKENS.AdHocRasterSource).toDynamicValue((ctx) => new RasterUrlZoneDataSource(ctx.get(TOKENS.RasterReader)));
+  // Zone-data sources by backing kind: adding a kind is one line here.
+  c.bind(TOKENS.ZoneDataSources).toDynamicValue((ctx) => {
+    const sources: Partial<Record<BackingKind, ZoneDataSource>> = {
+      'raster-url': ctx.get(TOKENS.AdHocRasterSource),
+      stac: new StacZoneDataSource(ctx.get(TOKENS.StacCatalogs), ctx.get(TOKENS.RasterReader), { collectionRasterFields, rasterZoneData }),
+      'parquet-lake': new LakeZoneDataSource(ctx.get(TOKENS.LakeReader), config.limits, ctx.get(TOKENS.LakeBinning)),
+      'ogc-features': new FeaturesZoneDataSource(ctx.get(TOKENS.FeatureSource), (col) => (col.backing.kind === 'ogc-features' ? `${col.backing.url.replace(/\/+$/, '')}/collections/${encodeURIComponent(col.backing.collection)}/items` : ''), config.limits),
+    };
+    return sources;
+  });
+  c.bind(TOKENS.ZoneDataService).toDynamicValue(
+    (ctx) => new ZoneDataService(ctx.get(TOKENS.GridRegistry), ctx.get(TOKENS.CollectionCatalog), ctx.get(TOKENS.ZoneDataSources), ctx.get(TOKENS.AdHocRasterSource), config.limits),
+  );
+  c.bind(TOKENS.ZoneFeaturesService).toDynamicValue(
+    (ctx) => new ZoneFeaturesService(ctx.get(TOKENS.GridRegistry), ctx.get(TOKENS.CollectionCatalog), ctx.get(TOKENS.LakeReader), config.limits.maxSubZones, config.limits.lakeQuerySeconds),
+  );
+}
