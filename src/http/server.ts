@@ -11,7 +11,7 @@ import { readJsonBody } from './request-body.js';
 import { bearerChallenge } from './bearer-challenge.js';
 import { HttpRefusal } from './http-errors.js';
 import { clientGoneSignal } from './client-gone.js';
-import { AppError, NotAuthenticatedError, QuotaExceededError } from '../ports/errors.js';
+import { AppError } from '../ports/errors.js';
 
 export type HttpLimits = ConnectionLimits & { maxBodyBytes: number };
 
