@@ -24,32 +24,106 @@ export interface HexNetGridOptions {
   uri?: string;
 }
 
+/**
+ * What a hexagonal lattice of the 5x6 net answers about its zones, as a table of its own functions: the
+ * grid asks every zone question through it, so the 7H and 3H grids differ only in locating points, keys
+ * and sub-zone order.
+ */
+export interface HexLattice<Z> {
+  // The grid's levels and ids, the same on every projection.
+  readonly defaultLevel: number;
+  readonly defaultDepth: number;
+  readonly maxRefinementLevel: number;
+  readonly maxRelativeDepth: number;
+  readonly zoneIdForm: string;
+  /** Highest level whose numeric keys are all below 2^53. */
+  readonly maxZoneKeyLevel: number;
+  /** Aperture^level: the cells per rhombus of each level. */
+  readonly cellsPerRhombus: readonly number[];
+  /** The zone an id names, or null; only the canonical spelling of an existing zone. */
+  parse(zoneId: string): Z | null;
+  format(z: Z): string;
+  level(z: Z): number;
+  /** 5 for a pentagon, 6 for a hexagon. */
+  edgeCount(z: Z): number;
+  /** The centroid in the net. */
+  centroid(z: Z): Pt;
+  /** The true corners in the net, canonical, in DGGAL's order. */
+  corners(z: Z): Pt[];
+  /** DGGAL's densified outline, radians. */
+  refinedRadians(z: Z, proj: SliceAndDiceProjection): readonly GeoRadians[];
+  /** DGGAL's extent of the zone from its densified outline, radians. */
+  extentRadians(z: Z, proj: SliceAndDiceProjection, refined: readonly GeoRadians[]): RadExtent;
+  /** Parents, primary parent first. */
+  parents(z: Z): Z[];
+  children(z: Z): Z[];
+  neighbours(z: Z): Z[];
+  subZoneCount(z: Z, depth: number): number;
+  /** DGGAL's 64-bit id. */
+  toUint64(z: Z): bigint;
+}
+
 export abstract class HexNetGrid<Z> extends ParsedZoneGrid<Z> {
+  readonly defaultLevel: number;
+  readonly defaultDepth: number;
+  readonly maxRefinementLevel: number;
+  readonly maxRelativeDepth: number;
+  readonly zoneIdForm: string;
+  override readonly maxZoneKeyLevel: number;
   protected readonly proj: SliceAndDiceProjection;
   /** The projected point of the last located position. */
   protected readonly xy = new Float64Array(2);
   /** A zone's description (its bbox) and its geometry both need its densified outline. */
   protected readonly lastOutline = new LastOutline();
-  /** Aperture^level: the cells per rhombus of each level. */
-  protected abstract readonly cellsPerRhombus: readonly number[];
 
-  constructor(opts: HexNetGridOptions) {
+  constructor(opts: HexNetGridOptions, protected readonly lattice: HexLattice<Z>) {
     super({ id: opts.id, title: opts.title, description: opts.description, uri: opts.uri ?? `https://www.opengis.net/def/dggrs/OGC/1.0/${opts.id}` });
     this.proj = opts.projection;
+    ({
+      defaultLevel: this.defaultLevel, defaultDepth: this.defaultDepth, maxRefinementLevel: this.maxRefinementLevel,
+      maxRelativeDepth: this.maxRelativeDepth, zoneIdForm: this.zoneIdForm, maxZoneKeyLevel: this.maxZoneKeyLevel,
+    } = lattice);
   }
 
-  /** 5 for a pentagon, 6 for a hexagon. */
-  protected abstract edgeCount(z: Z): number;
-  /** The centroid in the net. */
-  protected abstract centroid5x6(z: Z): Pt;
-  /** The true corners in the net, canonical, in DGGAL's order. */
-  protected abstract corners5x6(z: Z): Pt[];
-  /** DGGAL's densified outline, radians. */
-  protected abstract refinedRadians(z: Z): readonly GeoRadians[];
-  /** DGGAL's extent of the zone from its densified outline, radians. */
-  protected abstract extentOf(z: Z, refined: readonly GeoRadians[]): RadExtent;
   /** Calls `emit` with the ids of the sub-zones `depth` below from position `offset` on, while it returns true. */
   protected abstract forEachSubZone(z: Z, depth: number, offset: number, emit: (id: string) => boolean): void;
+
+  protected parse(zoneId: string): Z | null {
+    return this.lattice.parse(zoneId);
+  }
+
+  protected format(z: Z): string {
+    return this.lattice.format(z);
+  }
+
+  protected levelOf(z: Z): number {
+    return this.lattice.level(z);
+  }
+
+  protected parentsOf(z: Z): Z[] {
+    return this.lattice.parents(z);
+  }
+
+  protected childrenOf(z: Z): Z[] {
+    return this.lattice.children(z);
+  }
+
+  protected neighboursOf(z: Z): Z[] {
+    return this.lattice.neighbours(z);
+  }
+
+  protected subZoneCountOf(z: Z, depth: number): number {
+    return this.lattice.subZoneCount(z, depth);
+  }
+
+  protected toUint64(z: Z): bigint {
+    return this.lattice.toUint64(z);
+  }
+
+  /** DGGAL's densified outline, radians. */
+  protected refinedRadians(z: Z): readonly GeoRadians[] {
+    return this.lattice.refinedRadians(z, this.proj);
+  }
 
   /** Where a point (degrees) falls in the net, into `xy`; false for points that are not on the globe. */
   protected project(lon: number, lat: number, level: number): boolean {
@@ -62,17 +136,17 @@ export abstract class HexNetGrid<Z> extends ParsedZoneGrid<Z> {
   describeZone(zoneId: string): ZoneDescription {
     const z = this.zone(zoneId);
     const level = this.levelOf(z);
-    const edgeCount = this.edgeCount(z);
+    const edgeCount = this.lattice.edgeCount(z);
     const odd = (level & 1) === 1;
     const g = { lat: 0, lon: 0 };
-    const c = this.centroid5x6(z);
+    const c = this.lattice.centroid(z);
     this.proj.inverse(c.x, c.y, odd, g);
     const centroid: LonLat = [g.lon, g.lat];
-    const vertices = this.corners5x6(z).map((v) => {
+    const vertices = this.lattice.corners(z).map((v) => {
       this.proj.inverse(v.x, v.y, odd, g);
       return [g.lon, g.lat] as LonLat;
     });
-    const e = this.extentOf(z, this.lastOutline.get(zoneId, () => this.refinedRadians(z)));
+    const e = this.lattice.extentRadians(z, this.proj, this.lastOutline.get(zoneId, () => this.refinedRadians(z)));
     return {
       id: zoneId,
       level,
@@ -86,16 +160,16 @@ export abstract class HexNetGrid<Z> extends ParsedZoneGrid<Z> {
   }
 
   protected areaOf(z: Z): number {
-    return this.areaAt(this.levelOf(z), this.edgeCount(z));
+    return this.areaAt(this.levelOf(z), this.lattice.edgeCount(z));
   }
 
   /** DGGAL's equal-area rule: every hexagon of a level has the same area, a pentagon 5/6 of it. */
   private areaAt(level: number, edgeCount: number): number {
-    return (EARTH_AREA / (10 * this.cellsPerRhombus[level]!)) * (edgeCount === 5 ? 5 / 6.0 : 1);
+    return (EARTH_AREA / (10 * this.lattice.cellsPerRhombus[level]!)) * (edgeCount === 5 ? 5 / 6.0 : 1);
   }
 
   protected zoneCount(level: number): number {
-    return 10 * this.cellsPerRhombus[level]! + 2;
+    return 10 * this.lattice.cellsPerRhombus[level]! + 2;
   }
 
   protected regularZoneArea(level: number): number {
@@ -121,7 +195,7 @@ export abstract class HexNetGrid<Z> extends ParsedZoneGrid<Z> {
   protected plainOutline(z: Z): LonLat[] {
     const odd = (this.levelOf(z) & 1) === 1;
     const g = { lat: 0, lon: 0 };
-    const ring = this.corners5x6(z).map((v) => {
+    const ring = this.lattice.corners(z).map((v) => {
       this.proj.inverse(v.x, v.y, odd, g);
       return [g.lon, g.lat] as LonLat;
     });

@@ -10,6 +10,7 @@
  * Pages are read row by row from the tree, which is the id order.
  */
 import { BoxCover, IN, OUT, SOME, extentsIntersect, type Cover, type RadExtent } from '../../core/box-cover.js';
+import { CellRectTreeSelection, WORK_PER_STEP, type CellRectNode as Node } from '../../core/cell-rect-tree.js';
 import type { BBox, Page, Stepped, ZoneSelection } from '../../dggrs.js';
 import { SCALE_MAX } from '../7h/i7h-box-zones.js';
 import { i3hApproxExtentRadians, i3hExtentRadians } from './i3h-outline.js';
@@ -20,21 +21,7 @@ const DEG = Math.PI / 180;
 const RAD = 180 / Math.PI;
 /** DGGAL samples a box on a 33 x 33 grid of points, then ten times finer around the extreme ones. */
 const ANCHORS = 33;
-const WORK_PER_STEP = 1000;
 const EXACT_WORK = 60;
-
-interface Node {
-  r0: number;
-  r1: number;
-  c0: number;
-  c1: number;
-  cover: Cover;
-  n: number;
-  done: boolean;
-  kids?: Node[];
-  /** A cell's zones in: bit per letter (A = bit 0; B, C, D = bits 0..2 at odd levels). */
-  bits?: number;
-}
 
 /** One box with DGGAL's cell rectangle for it (global ISEA9R rows and columns, end exclusive). */
 interface BoxCells {
@@ -87,9 +74,7 @@ export function extent5x6(e: RadExtent, proj: Pick<SliceAndDiceProjection, 'forw
   return { tlx, tly, brx, bry };
 }
 
-const popcount = (b: number): number => (b & 1) + ((b >> 1) & 1) + ((b >> 2) & 1);
-
-export class I3HBoxZones implements ZoneSelection {
+export class I3HBoxZones extends CellRectTreeSelection implements ZoneSelection {
   readonly edgeZones: number;
   private readonly l: number;
   private readonly p: number;
@@ -97,18 +82,15 @@ export class I3HBoxZones implements ZoneSelection {
   private readonly letters: readonly number[];
   private readonly boxes: BoxCells[];
   private readonly whole: boolean;
-  private work = 0;
   private readonly geo = { lat: 0, lon: 0 };
   private roots: (Node | null)[] | undefined;
-  /** Undecided rectangles not opened yet, and the zones of the rectangles settled so far. */
-  private pending: [number, Node][] = [];
-  private settled = 0;
   private polar: number[] = [];
   private complete = false;
   /** The zones holding the North and South Pole at this level. */
   private readonly poleZones: (I3HZone | null)[];
 
   constructor(private readonly level: number, bboxes: readonly BBox[], private readonly proj: SliceAndDiceProjection) {
+    super();
     this.l = level >> 1;
     this.p = POW3[this.l]!;
     this.odd = (level & 1) === 1;
@@ -217,7 +199,7 @@ export class I3HBoxZones implements ZoneSelection {
         }
         const top = r0 < r1 && c0 < c1 ? this.node(root, r0, r1, c0, c1) : null;
         if (top?.done) this.settled += top.n;
-        else if (top) this.pending.push([root, top]);
+        else if (top) this.pending.push(top);
         this.roots.push(top);
       }
       for (const root of [10, 11]) {
@@ -229,8 +211,7 @@ export class I3HBoxZones implements ZoneSelection {
     }
     while (this.pending.length) {
       if (this.settled > stopAbove) return;
-      const [root, node] = this.pending.pop()!;
-      yield* this.open(root, node);
+      yield* this.open(this.pending.pop()!);
     }
     for (const top of this.roots) if (top) this.sum(top);
     this.complete = true;
@@ -241,10 +222,10 @@ export class I3HBoxZones implements ZoneSelection {
     return node.n;
   }
 
-  private node(root: number, r0: number, r1: number, c0: number, c1: number): Node {
+  protected node(root: number, r0: number, r1: number, c0: number, c1: number): Node {
     const cover = this.classify(root, r0, r1, c0, c1);
     const n = cover === IN ? (r1 - r0) * (c1 - c0) * this.letters.length : 0;
-    return { r0, r1, c0, c1, cover, n, done: cover !== SOME };
+    return { root, r0, r1, c0, c1, cover, n, done: cover !== SOME };
   }
 
   /** Rows r0..r1-1, columns c0..c1-1 of a root rhombus against every box (and its cell rectangle). */
@@ -276,32 +257,12 @@ export class I3HBoxZones implements ZoneSelection {
     return result;
   }
 
-  /** Splits an undecided rectangle into quarters, or tests a cell's zones. */
-  private *open(root: number, node: Node): Stepped<void> {
-    const { r0, r1, c0, c1 } = node;
-    if (r1 - r0 === 1 && c1 - c0 === 1) {
-      let bits = 0;
-      for (const [i, sh] of this.letters.entries()) {
-        if (yield* this.zoneIn({ l: this.l, root, ix: r0 * this.p + c0, sh }, false)) bits |= 1 << i;
-      }
-      node.bits = bits;
-      node.n = popcount(bits);
-      node.done = true;
-      this.settled += node.n;
-      return;
+  protected *cellBits(root: number, row: number, col: number): Stepped<number> {
+    let bits = 0;
+    for (const [i, sh] of this.letters.entries()) {
+      if (yield* this.zoneIn({ l: this.l, root, ix: row * this.p + col, sh }, false)) bits |= 1 << i;
     }
-    const rm = r1 - r0 > 1 ? Math.floor((r0 + r1) / 2) : r1;
-    const cm = c1 - c0 > 1 ? Math.floor((c0 + c1) / 2) : c1;
-    node.kids = [this.node(root, r0, rm, c0, cm)];
-    if (cm < c1) node.kids.push(this.node(root, r0, rm, cm, c1));
-    if (rm < r1) node.kids.push(this.node(root, rm, r1, c0, cm));
-    if (rm < r1 && cm < c1) node.kids.push(this.node(root, rm, r1, cm, c1));
-    node.done = true;
-    for (const kid of node.kids) {
-      if (kid.done) this.settled += kid.n;
-      else this.pending.push([root, kid]);
-    }
-    if (this.work >= WORK_PER_STEP) { this.work = 0; yield; }
+    return bits;
   }
 
   /** DGGAL's test for one zone: in a box's cell rectangle (the poles always are), both extents meet the box. */

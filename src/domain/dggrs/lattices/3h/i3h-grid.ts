@@ -3,10 +3,8 @@
  * the 5x6 net to the WGS84 ellipsoid. IVEA3H, ISEA3H and RTEA3H are instances of this one class.
  */
 import type { BBox, LonLat, ZoneSelection } from '../../dggrs.js';
-import { boxList, type RadExtent } from '../../core/box-cover.js';
-import type { GeoRadians } from '../../core/outline-extent.js';
-import { HexNetGrid } from '../hex-net-grid.js';
-import type { Pt } from '../rhombic-5x6-net.js';
+import { boxList } from '../../core/box-cover.js';
+import { HexNetGrid, type HexLattice, type HexNetGridOptions } from '../hex-net-grid.js';
 import { I3HBoxZones } from './i3h-box-zones.js';
 import { i3hExtentRadians, i3hRefinedRadians } from './i3h-outline.js';
 import { i3hSubZones } from './i3h-sub-zones.js';
@@ -17,29 +15,38 @@ import {
 
 const RAD = 180 / Math.PI;
 
-export class I3HGrid extends HexNetGrid<I3HZone> {
+const I3H_LATTICE: HexLattice<I3HZone> = {
   /** 7,292 zones: about the zone size of the 7H grids' default level. */
-  readonly defaultLevel = 6;
+  defaultLevel: 6,
   /** DGGAL's sub-zone depth for 3H (its subzone_count_depth): 59,293 sub-zones per hexagon. */
-  readonly defaultDepth = 10;
-  readonly maxRefinementLevel = I3H_MAX_LEVEL;
+  defaultDepth: 10,
+  maxRefinementLevel: I3H_MAX_LEVEL,
   /** 3^14 + 3^7 + 1 = 4,785,157 sub-zones per hexagon, the 7H grids' bound in size. */
-  readonly maxRelativeDepth = 14;
-  readonly zoneIdForm = '{L}{R}-{I}-{S}: ISEA9R level letter A..Q (level div 2), root 0-9/A/B, hex index, letter A (even level) or B..D (odd level) (like C4-0-B)';
+  maxRelativeDepth: 14,
+  zoneIdForm: '{L}{R}-{I}-{S}: ISEA9R level letter A..Q (level div 2), root 0-9/A/B, hex index, letter A (even level) or B..D (odd level) (like C4-0-B)',
   /** Keys are (index * 12 + root) * 4 + letter: below 2^53 while the index is below 3^28 (levels up to 29). */
-  override readonly maxZoneKeyLevel = 29;
-  protected readonly cellsPerRhombus = POW3;
+  maxZoneKeyLevel: 29,
 
-  protected parse(zoneId: string): I3HZone | null {
-    return parseI3HId(zoneId);
-  }
+  cellsPerRhombus: POW3,
+  parse: parseI3HId,
+  format: i3hId,
+  level: i3hLevel,
+  edgeCount: i3hEdgeCount,
+  centroid: i3hCentroid,
+  corners: i3hCanonicalVertices,
+  refinedRadians: i3hRefinedRadians,
+  extentRadians: i3hExtentRadians,
+  parents: i3hParents,
+  children: i3hChildren,
+  neighbours: i3hNeighbours,
+  subZoneCount: i3hSubZoneCount,
+  /** DGGAL's 64-bit id: level << 57 | root << 53 | index << 2 | sub-hex. */
+  toUint64: i3hToInt64,
+};
 
-  protected format(z: I3HZone): string {
-    return i3hId(z);
-  }
-
-  protected levelOf(z: I3HZone): number {
-    return i3hLevel(z);
+export class I3HGrid extends HexNetGrid<I3HZone> {
+  constructor(opts: HexNetGridOptions) {
+    super(opts, I3H_LATTICE);
   }
 
   zoneFromPoint(lon: number, lat: number, level: number): string {
@@ -69,26 +76,6 @@ export class I3HGrid extends HexNetGrid<I3HZone> {
     return i3hAt(level, this.xy[0]!, this.xy[1]!);
   }
 
-  protected edgeCount(z: I3HZone): number {
-    return i3hEdgeCount(z);
-  }
-
-  protected centroid5x6(z: I3HZone): Pt {
-    return i3hCentroid(z);
-  }
-
-  protected corners5x6(z: I3HZone): Pt[] {
-    return i3hCanonicalVertices(z);
-  }
-
-  protected refinedRadians(z: I3HZone): readonly GeoRadians[] {
-    return i3hRefinedRadians(z, this.proj);
-  }
-
-  protected extentOf(z: I3HZone, refined: readonly GeoRadians[]): RadExtent {
-    return i3hExtentRadians(z, this.proj, refined);
-  }
-
   /**
    * DGGAL turns each outline point within 1e-6 degrees of a pole into a pair on the pole. Zones that
    * small (from about level 25) become all pole pairs, a ring without area: take their outline as it is.
@@ -99,29 +86,8 @@ export class I3HGrid extends HexNetGrid<I3HZone> {
     return pts.map((p) => [p.lon * RAD, p.lat * RAD] as LonLat);
   }
 
-  /** DGGAL's 64-bit id: level << 57 | root << 53 | index << 2 | sub-hex. */
-  protected toUint64(z: I3HZone): bigint {
-    return i3hToInt64(z);
-  }
-
-  protected parentsOf(z: I3HZone): I3HZone[] {
-    return i3hParents(z);
-  }
-
-  protected childrenOf(z: I3HZone): I3HZone[] {
-    return i3hChildren(z);
-  }
-
-  protected neighboursOf(z: I3HZone): I3HZone[] {
-    return i3hNeighbours(z);
-  }
-
   protected forEachSubZone(z: I3HZone, depth: number, offset: number, emit: (id: string) => boolean): void {
     i3hSubZones(z, depth, (s) => emit(i3hId(s)), offset);
-  }
-
-  protected subZoneCountOf(z: I3HZone, depth: number): number {
-    return i3hSubZoneCount(z, depth);
   }
 
   selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {

@@ -9,6 +9,7 @@
  * which keeps the id order, and skips whole rectangles by their counts.
  */
 import { BoxCover, IN, OUT, SOME, type Cover } from '../../core/box-cover.js';
+import { CellRectTreeSelection, popcount, WORK_PER_STEP, type CellRectNode as Node } from '../../core/cell-rect-tree.js';
 import type { Page, Stepped, ZoneSelection } from '../../dggrs.js';
 import { formatZoneId, POW7, zoneCentroid } from './i7h-zone.js';
 import { extentRadians } from './i7h-outline.js';
@@ -42,32 +43,17 @@ const SNAP_BAND = 1e-5;
 /** The inner square of a zone's extent, shrunk for the chords between densified outline points. */
 const CHORD_SAG = 0.9;
 
-/** Work units between two pauses: a cap test costs about one unit, an exact extent about forty. */
-const WORK_PER_STEP = 1000;
+/** Work units an exact extent costs. */
 const EXACT_WORK = 40;
 
-/**
- * A rectangle of cells (rows r0..r1-1, columns c0..c1-1 of one root rhombus) with what the caps say of
- * it. Undecided rectangles are opened into quarters (top-left, top-right, bottom-left, bottom-right),
- * undecided cells into a bit per zone; `n` is the rectangle's zone count once `done`. Counting builds the
- * tree breadth first, so the large rectangles inside a box are summed before any edge is followed to
- * its finest cells (a count over its bound stops early); the finished tree then serves every page.
+/*
+ * Undecided rectangles are opened into quarters, undecided cells into a bit per zone (cell-rect-tree.ts).
+ * Counting builds the tree breadth first, so the large rectangles inside a box are summed before any edge
+ * is followed to its finest cells (a count over its bound stops early); the finished tree then serves
+ * every page.
  */
-interface Node {
-  root: number;
-  r0: number;
-  r1: number;
-  c0: number;
-  c1: number;
-  cover: Cover;
-  n: number;
-  done: boolean;
-  kids?: Node[];
-  /** Undecided cells: bit s set when the cell's s-th zone is in. */
-  bits?: number;
-}
 
-export class I7HBoxZones implements ZoneSelection {
+export class I7HBoxZones extends CellRectTreeSelection implements ZoneSelection {
   readonly edgeZones: number;
   private readonly k: number;
   private readonly p: number;
@@ -80,19 +66,16 @@ export class I7HBoxZones implements ZoneSelection {
   private readonly snapCells: number;
   private readonly zoneInner: number;
   private readonly zoneOuter: number;
-  private work = 0;
   private readonly geo = { lat: 0, lon: 0 };
   private readonly pt = { x: 0, y: 0 };
   private readonly zone = { k: 0, root: 0, ix: 0, sh: 0 };
   private roots: Node[] | undefined;
-  /** Undecided rectangles not opened yet (breadth first), and the zones of every rectangle settled so far. */
-  private pending: Node[] = [];
-  private settled = 0;
   private complete = false;
   /** Zones in of the polar roots 10 and 11, one bit per letter. */
   private polar: number[] = [];
 
   constructor(private readonly level: number, private readonly cover: BoxCover, private readonly proj: SliceAndDiceProjection) {
+    super();
     this.k = level >> 1;
     this.p = POW7[this.k]!;
     this.odd = (level & 1) === 1;
@@ -203,7 +186,7 @@ export class I7HBoxZones implements ZoneSelection {
     return this.odd ? [1, 2, 3, 4, 5, 6] : [0];
   }
 
-  private node(root: number, r0: number, r1: number, c0: number, c1: number): Node {
+  protected node(root: number, r0: number, r1: number, c0: number, c1: number): Node {
     const cover = this.classify(root, r0, r1, c0, c1);
     const n = cover === IN ? (r1 - r0) * (c1 - c0) * this.perCell : 0;
     return { root, r0, r1, c0, c1, cover, n, done: cover !== SOME };
@@ -224,34 +207,12 @@ export class I7HBoxZones implements ZoneSelection {
     return c === IN && r0 === 0 && c0 === 0 ? SOME : c;
   }
 
-  /**
-   * Opens an undecided rectangle: a cell gets its zones tested, a larger rectangle its quarters
-   * classified; what is decided adds to `settled`, the rest waits for the next round.
-   */
-  private *open(node: Node): Stepped<void> {
-    const { root, r0, r1, c0, c1 } = node;
-    if (r1 - r0 === 1 && c1 - c0 === 1) {
-      const ix = r0 * this.p + c0;
-      let bits = 0;
-      if (!this.odd) bits = (yield* this.zoneIn(root, ix, 0)) ? 1 : 0;
-      else for (let sh = 1; sh <= (ix === 0 ? 6 : 7); sh++) if (yield* this.zoneIn(root, ix, sh)) bits |= 1 << (sh - 1);
-      node.bits = bits;
-      node.n = popcount(bits);
-      node.done = true;
-      this.settled += node.n;
-      return;
-    }
-    const rm = r1 - r0 > 1 ? Math.floor((r0 + r1) / 2) : r1;
-    const cm = c1 - c0 > 1 ? Math.floor((c0 + c1) / 2) : c1;
-    node.kids = [this.node(root, r0, rm, c0, cm)];
-    if (cm < c1) node.kids.push(this.node(root, r0, rm, cm, c1));
-    if (rm < r1) node.kids.push(this.node(root, rm, r1, c0, cm));
-    if (rm < r1 && cm < c1) node.kids.push(this.node(root, rm, r1, cm, c1));
-    for (const kid of node.kids) {
-      if (kid.done) this.settled += kid.n;
-      else this.pending.push(kid);
-    }
-    if (this.work >= WORK_PER_STEP) { this.work = 0; yield; }
+  protected *cellBits(root: number, row: number, col: number): Stepped<number> {
+    const ix = row * this.p + col;
+    if (!this.odd) return (yield* this.zoneIn(root, ix, 0)) ? 1 : 0;
+    let bits = 0;
+    for (let sh = 1; sh <= (ix === 0 ? 6 : 7); sh++) if (yield* this.zoneIn(root, ix, sh)) bits |= 1 << (sh - 1);
+    return bits;
   }
 
   /** Fills in the counts of a finished tree, bottom up. */
@@ -323,10 +284,4 @@ export class I7HBoxZones implements ZoneSelection {
     if (this.work >= WORK_PER_STEP) { this.work = 0; yield; }
     return hit;
   }
-}
-
-function popcount(bits: number): number {
-  let n = 0;
-  for (let b = bits; b; b &= b - 1) n++;
-  return n;
 }

@@ -3,10 +3,8 @@
  * maps the 5x6 net to the WGS84 ellipsoid. IVEA7H, ISEA7H and RTEA7H are instances of this one class.
  */
 import type { BBox, LonLat, ZoneSelection } from '../../dggrs.js';
-import { BoxCover, boxList, type RadExtent } from '../../core/box-cover.js';
-import type { GeoRadians } from '../../core/outline-extent.js';
-import { HexNetGrid } from '../hex-net-grid.js';
-import type { Pt } from '../rhombic-5x6-net.js';
+import { BoxCover, boxList } from '../../core/box-cover.js';
+import { HexNetGrid, type HexLattice, type HexNetGridOptions } from '../hex-net-grid.js';
 import { EVEN_INRADIUS, I7HBoxZones, ODD_INRADIUS } from './i7h-box-zones.js';
 import {
   centroidOf, canonicalVertices, children, formatZoneId, LOC, locate, MAX_LEVEL, neighbours, parents,
@@ -16,32 +14,41 @@ import { extentRadians, refined5x6, refinedGeoRadians, refinementDivisions } fro
 import { subZoneCount, subZones } from './i7h-sub-zones.js';
 import { continuousLongitudes } from '../../../geometry/continuous-longitudes.js';
 
-export class I7HGrid extends HexNetGrid<I7HZone> {
-  readonly defaultLevel = 3;
+const I7H_LATTICE: HexLattice<I7HZone> = {
+  defaultLevel: 3,
   /** 55 sub-zones per hexagon: a small, readable grid of values for zone data by default. */
-  readonly defaultDepth = 2;
-  readonly maxRefinementLevel = MAX_LEVEL;
+  defaultDepth: 2,
+  maxRefinementLevel: MAX_LEVEL,
   /**
    * 7^8 + 7^4 - 1 = 5,767,201 sub-zones per hexagon: beyond this a single response would exceed what a
    * client can reasonably receive, and the sub-zone order has only been validated to depth 6.
    */
-  readonly maxRelativeDepth = 8;
-  readonly zoneIdForm = '{L}{R}-{I}-{S}: level letter A..T, root 0-9/A/B, hex index, sub-hex letter A..H (like F0-711-F)';
+  maxRelativeDepth: 8,
+  zoneIdForm: '{L}{R}-{I}-{S}: level letter A..T, root 0-9/A/B, hex index, sub-hex letter A..H (like F0-711-F)',
   /** Keys are (index * 12 + root) * 8 + subHex: below 2^53 up to level 17 (index < 7^16). */
-  override readonly maxZoneKeyLevel = 17;
-  protected readonly cellsPerRhombus = POW7;
+  maxZoneKeyLevel: 17,
+  cellsPerRhombus: POW7,
+  parse: parseZoneId,
+  format: zoneId,
+  level: zoneLevel,
+  edgeCount: zoneEdgeCount,
+  centroid: centroidOf,
+  corners: canonicalVertices,
+  refinedRadians: refinedGeoRadians,
+  extentRadians,
+  parents,
+  children,
+  neighbours,
+  subZoneCount,
+  /** DGGAL's 64-bit id: k << 58 | root << 54 | index << 3 | sub-hex. */
+  toUint64: zoneToInt64,
+};
+
+export class I7HGrid extends HexNetGrid<I7HZone> {
   private readonly centre = { x: 0, y: 0 };
 
-  protected parse(zoneId: string): I7HZone | null {
-    return parseZoneId(zoneId);
-  }
-
-  protected format(z: I7HZone): string {
-    return zoneId(z);
-  }
-
-  protected levelOf(z: I7HZone): number {
-    return zoneLevel(z);
+  constructor(opts: HexNetGridOptions) {
+    super(opts, I7H_LATTICE);
   }
 
   zoneFromPoint(lon: number, lat: number, level: number): string {
@@ -92,31 +99,6 @@ export class I7HGrid extends HexNetGrid<I7HZone> {
     return this.project(lon, lat, level) && locate(level, this.xy[0]!, this.xy[1]!);
   }
 
-  protected edgeCount(z: I7HZone): number {
-    return zoneEdgeCount(z);
-  }
-
-  protected centroid5x6(z: I7HZone): Pt {
-    return centroidOf(z);
-  }
-
-  protected corners5x6(z: I7HZone): Pt[] {
-    return canonicalVertices(z);
-  }
-
-  protected refinedRadians(z: I7HZone): readonly GeoRadians[] {
-    return refinedGeoRadians(z, this.proj);
-  }
-
-  protected extentOf(z: I7HZone, refined: readonly GeoRadians[]): RadExtent {
-    return extentRadians(z, this.proj, refined);
-  }
-
-  /** DGGAL's 64-bit id: k << 58 | root << 54 | index << 3 | sub-hex. */
-  protected toUint64(z: I7HZone): bigint {
-    return zoneToInt64(z);
-  }
-
   protected override outlineRing(zoneId: string, z: I7HZone, refined: boolean): LonLat[] {
     const ring = super.outlineRing(zoneId, z, refined);
     return fewerThanThreeDistinct(ring) ? this.unsnappedOutline(z, refined) : ring;
@@ -136,24 +118,8 @@ export class I7HGrid extends HexNetGrid<I7HZone> {
     return continuousLongitudes(ring);
   }
 
-  protected parentsOf(z: I7HZone): I7HZone[] {
-    return parents(z);
-  }
-
-  protected childrenOf(z: I7HZone): I7HZone[] {
-    return children(z);
-  }
-
-  protected neighboursOf(z: I7HZone): I7HZone[] {
-    return neighbours(z);
-  }
-
   protected forEachSubZone(z: I7HZone, depth: number, offset: number, emit: (id: string) => boolean): void {
     subZones(z, depth, (k, root, ix, sh) => emit(formatZoneId(k, root, ix, sh)), offset);
-  }
-
-  protected subZoneCountOf(z: I7HZone, depth: number): number {
-    return subZoneCount(z, depth);
   }
 
   selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {

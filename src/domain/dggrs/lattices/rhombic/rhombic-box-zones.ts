@@ -10,6 +10,7 @@
  * squares that stay undecided get DGGAL's exact test.
  */
 import { BoxCover, IN, OUT, SOME, extentsIntersect, type Cover, type RadExtent } from '../../core/box-cover.js';
+import { splitIntoQuarters, WORK_PER_STEP } from '../../core/cell-rect-tree.js';
 import type { CellRect } from '../square-cells/cell-rect-selection.js';
 import type { BBox, Stepped } from '../../dggrs.js';
 import { extent5x6 } from '../3h/i3h-box-zones.js';
@@ -18,7 +19,6 @@ import { rhombicExtentRadians, rhombicForward, type RhombicProjection } from './
 import { rhombicAt, type RhombicLattice } from './rhombic-zone.js';
 
 const DEG = Math.PI / 180;
-const WORK_PER_STEP = 1000;
 const EXACT_WORK = 40;
 
 /** One box with DGGAL's square rectangle for it (global rows and columns, both ends included, as DGGAL clamps them). */
@@ -46,6 +46,8 @@ function boxCells(lat: RhombicLattice, level: number, [w, s, e, n]: BBox, proj: 
   const cell = (v: number, cells: number): number => Math.min(Math.max(0, Math.trunc(v * p)), cells - 1);
   return { extent, cover, point: false, row0: cell(r.tly, 6 * p), row1: cell(r.bry, 6 * p), col0: cell(r.tlx, 5 * p), col1: cell(r.brx, 5 * p) };
 }
+
+const rect = (_root: number, r0: number, r1: number, c0: number, c1: number): CellRect => ({ r0, r1, c0, c1 });
 
 /** The squares of `level` DGGAL lists for the boxes, as disjoint rectangles [r0, r1) x [c0, c1). */
 export function* rhombicBoxRects(lat: RhombicLattice, level: number, bboxes: readonly BBox[], proj: RhombicProjection): Stepped<CellRect[]> {
@@ -117,14 +119,7 @@ export function* rhombicBoxRects(lat: RhombicLattice, level: number, bboxes: rea
     if (cover === IN) out.push(block);
     else if (cover === SOME && r1 - r0 === 1 && c1 - c0 === 1) {
       if (squareIn(r0, c0)) out.push(block);
-    } else if (cover === SOME) {
-      const rm = r1 - r0 > 1 ? Math.floor((r0 + r1) / 2) : r1;
-      const cm = c1 - c0 > 1 ? Math.floor((c0 + c1) / 2) : c1;
-      pending.push({ r0, r1: rm, c0, c1: cm });
-      if (cm < c1) pending.push({ r0, r1: rm, c0: cm, c1 });
-      if (rm < r1) pending.push({ r0: rm, r1, c0, c1: cm });
-      if (rm < r1 && cm < c1) pending.push({ r0: rm, r1, c0: cm, c1 });
-    }
+    } else if (cover === SOME) splitIntoQuarters(0, r0, r1, c0, c1, rect, pending);
     if (work >= WORK_PER_STEP) { work = 0; yield; }
   }
   return out;
