@@ -5,7 +5,7 @@ import { loadConfig, ConfigError } from './app/config/load-config.js';
 import { buildContainer } from './app/container.js';
 import { TOKENS } from './app/tokens.js';
 import type { Config } from './app/config/config-schema.js';
-import type { JobRunner } from './app/use-cases/job-runner.js';
+import type { JobRunner } from './app/orders/job-runner.js';
 import type { DatastoreAdmin } from './ports/datastore.js';
 import type { LakeReader } from './ports/lake-reader.js';
 

@@ -16,7 +16,7 @@ import { bindHttp } from './composition/http.js';
 import type { HttpServer } from '../http/server.js';
 import type { DatastoreAdmin } from '../ports/datastore.js';
 import type { LakeReader } from '../ports/lake-reader.js';
-import type { JobRunner } from './use-cases/job-runner.js';
+import type { JobRunner } from './orders/job-runner.js';
 
 /**
  * The composition root: binds every port to the adapter the config names, and every use case,

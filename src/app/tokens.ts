@@ -28,6 +28,7 @@ export const TOKENS = {
   StacCatalogs: Symbol.for('StacCatalogs'),
   CollectionsService: Symbol.for('CollectionsService'),
   ZonesService: Symbol.for('ZonesService'),
+  MaxZonesPerPage: Symbol.for('MaxZonesPerPage'),
   ZoneInfoService: Symbol.for('ZoneInfoService'),
   ItemsService: Symbol.for('ItemsService'),
   ZoneFeaturesService: Symbol.for('ZoneFeaturesService'),

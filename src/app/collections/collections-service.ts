@@ -1,12 +1,15 @@
+import { inject, injectable } from 'inversify';
+import { TOKENS } from '../tokens.js';
 import type { Collection, CollectionCatalog, FieldMeta, FieldSource } from '../../ports/collection-catalog.js';
 import type { BackingKind } from '../../domain/collection.js';
 import { NotFoundError } from '../../ports/errors.js';
 
 /** Lists and describes collections and their fields (queryables). */
+@injectable()
 export class CollectionsService {
   constructor(
-    private readonly catalog: CollectionCatalog,
-    private readonly fieldSources: Partial<Record<BackingKind, FieldSource>>,
+    @inject(TOKENS.CollectionCatalog) private readonly catalog: CollectionCatalog,
+    @inject(TOKENS.FieldSources) private readonly fieldSources: Partial<Record<BackingKind, FieldSource>>,
   ) {}
 
   list(): Collection[] {

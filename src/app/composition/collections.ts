@@ -16,8 +16,8 @@ export function bindCollections(c: Container, config: Config): void {
     const sources: Partial<Record<BackingKind, FieldSource>> = { 'raster-url': fromConfig, stac: fromConfig, 'ogc-features': ctx.get(TOKENS.FeatureSource), 'parquet-lake': ctx.get(TOKENS.LakeReader) };
     return sources;
   });
-  c.bind(TOKENS.CollectionsService).toDynamicValue((ctx) => new CollectionsService(ctx.get(TOKENS.CollectionCatalog), ctx.get(TOKENS.FieldSources)));
-  // Zone lists filtered by data ask the zone-data use case which zones hold matching data.
-  c.bind(TOKENS.ZonesService).toDynamicValue((ctx) => new ZonesService(ctx.get(TOKENS.GridRegistry), ctx.get(TOKENS.CollectionsService), config.limits.maxZonesPerPage, ctx.get(TOKENS.ZoneDataService)));
-  c.bind(TOKENS.ZoneInfoService).toDynamicValue((ctx) => new ZoneInfoService(ctx.get(TOKENS.ZonesService), ctx.get(TOKENS.ZoneDataService)));
+  c.bind(TOKENS.CollectionsService).to(CollectionsService);
+  c.bind(TOKENS.MaxZonesPerPage).toConstantValue(config.limits.maxZonesPerPage);
+  c.bind(TOKENS.ZonesService).to(ZonesService);
+  c.bind(TOKENS.ZoneInfoService).to(ZoneInfoService);
 }

@@ -1,3 +1,5 @@
+import { inject, injectable, optional } from 'inversify';
+import { TOKENS } from '../tokens.js';
 import type { Dggrs, ZoneDescription } from '../../domain/dggrs/dggrs.js';
 import type { Collection } from '../../domain/collection.js';
 import { outlineToGeoJson, type ZonePolygon } from '../../domain/geometry/rfc7946.js';
@@ -36,10 +38,11 @@ export interface ZoneInfo {
 const STATISTICS_MS = 2000;
 
 /** Describes one zone of a grid, on its own or as a zone of a collection. */
+@injectable()
 export class ZoneInfoService {
   constructor(
-    private readonly zones: ZonesService,
-    private readonly stats?: ZoneStatistics,
+    @inject(TOKENS.ZonesService) private readonly zones: ZonesService,
+    @inject(TOKENS.ZoneDataService) @optional() private readonly stats?: ZoneStatistics,
     private readonly statisticsMs = STATISTICS_MS,
   ) {}
 

@@ -1,3 +1,5 @@
+import { inject, injectable, optional } from 'inversify';
+import { TOKENS } from '../tokens.js';
 import type { BBox, Dggrs, Stepped, ZoneDescription } from '../../domain/dggrs/dggrs.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import { isTemporal, type Collection } from '../../domain/collection.js';
@@ -61,12 +63,14 @@ export interface ZoneListPage {
   boxes: BBox[];
 }
 
+@injectable()
 export class ZonesService {
   constructor(
-    private readonly grids: GridRegistry,
-    private readonly collections: CollectionsService,
-    private readonly maxZonesPerPage: number,
-    private readonly dataFilter?: ZoneDataFilter,
+    @inject(TOKENS.GridRegistry) private readonly grids: GridRegistry,
+    @inject(TOKENS.CollectionsService) private readonly collections: CollectionsService,
+    @inject(TOKENS.MaxZonesPerPage) private readonly maxZonesPerPage: number,
+    // Zone lists filtered by data ask the zone-data use case which zones hold matching data.
+    @inject(TOKENS.ZoneDataService) @optional() private readonly dataFilter?: ZoneDataFilter,
   ) {}
 
   /**

@@ -7,7 +7,7 @@ import { formatParam, queryInteger } from '../schemas/query.js';
 import type { Links } from '../links.js';
 import type { RouteModule } from '../route-module.js';
 import type { BearerGuard } from '../bearer-guard.js';
-import type { ListQuery as ServiceListQuery, OrdersService } from '../../app/use-cases/orders-service.js';
+import type { ListQuery as ServiceListQuery, OrdersService } from '../../app/orders/orders-service.js';
 import type { Job, JobStatus, Order } from '../../ports/datastore.js';
 import { ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
 import { zoneDataReply, type ZoneDataView } from '../encoders/zone-data-reply.js';
