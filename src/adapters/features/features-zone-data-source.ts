@@ -17,7 +17,7 @@ import { representativePoint } from '../../domain/geometry/representative-point.
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import type { FeatureQuery, FeatureSource } from '../../ports/feature-source.js';
 import { ValidationError } from '../../ports/errors.js';
-import { runStepped } from '../../app/run-stepped.js';
+import { runStepped } from '../../ports/event-loop-turns.js';
 
 export class FeaturesZoneDataSource implements ZoneDataSource {
   constructor(

@@ -32,7 +32,7 @@ import { listSubZones, pointFieldPlan, ZonePointAggregator, ZonesMet } from '../
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import type { LakePointScanRequest, LakeReader, LakeWork, PointBatch, RowFilter } from '../../ports/lake-reader.js';
 import { ValidationError } from '../../ports/errors.js';
-import { runStepped } from '../../app/run-stepped.js';
+import { runStepped } from '../../ports/event-loop-turns.js';
 import { pointOf } from './point-columns.js';
 import type { ZoneBinningPool, ZoneBinningSession } from './zone-binning-pool.js';
 

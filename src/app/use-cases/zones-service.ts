@@ -3,7 +3,7 @@ import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { Collection } from '../../domain/collection.js';
 import type { CollectionsService } from './collections-service.js';
 import { InvalidRequestError, NotFoundError, ValidationError } from '../../ports/errors.js';
-import { runStepped } from '../run-stepped.js';
+import { runStepped } from '../../ports/event-loop-turns.js';
 import type { ZoneQueryScope } from './zone-data-service.js';
 
 /**

@@ -13,7 +13,7 @@ import { F_VALUE, mediaType, type Format } from '../formats.js';
 import { zoneFeature, zoneFeatureCollectionChunks, zoneGeometry } from '../encoders/zone-list-geojson.js';
 import { steppedReadable } from '../stepped-stream.js';
 import { encodeZoneListParquet, zoneListParquetRows } from '../encoders/zone-list-parquet.js';
-import { runStepped } from '../../app/run-stepped.js';
+import { runStepped } from '../../ports/event-loop-turns.js';
 import type { Links } from '../links.js';
 import type { RouteModule } from '../route-module.js';
 import { MAX_EDGE_ZONES, MAX_ZONES_PER_QUERY, type ZoneListPage, type ZonesService } from '../../app/use-cases/zones-service.js';
