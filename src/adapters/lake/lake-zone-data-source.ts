@@ -28,13 +28,13 @@ import { widenBox, zoneSpanDegrees, type ZoneData, type ZoneDataRequest, type Zo
 import { isStatistic } from '../../domain/aggregation/statistics.js';
 import { MedianBoundError } from '../../domain/aggregation/median-store.js';
 import { subZonesBox } from '../../domain/aggregation/sub-zones-box.js';
+import { pointOfWkb } from '../../domain/aggregation/wkb-point.js';
 import { listSubZones, pointFieldPlan, ZonePointAggregator, ZonesMet } from '../../domain/aggregation/zone-points.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import type { LakePointScanRequest, LakeReader, LakeWork, PointBatch, RowFilter } from '../../ports/lake-reader.js';
 import { ValidationError } from '../../ports/errors.js';
 import { runStepped } from '../../ports/event-loop-turns.js';
-import { pointOf } from './point-columns.js';
-import type { ZoneBinningPool, ZoneBinningSession } from './zone-binning-pool.js';
+import type { ZoneBinner, ZoneBinningSession, ZoneBins } from '../../ports/zone-binner.js';
 
 export interface LakeZoneDataLimits {
   /** Values a request may keep for medians, over all its depths and fields. */
@@ -49,7 +49,7 @@ export class LakeZoneDataSource implements ZoneDataSource {
   constructor(
     private readonly lake: LakeReader,
     private readonly limits: LakeZoneDataLimits,
-    private readonly pool?: ZoneBinningPool,
+    private readonly pool?: ZoneBinner,
   ) {}
 
   /** A filter may name any queryable column, numeric or not. */
@@ -96,7 +96,7 @@ export class LakeZoneDataSource implements ZoneDataSource {
       const xy = [new Float64Array(1), new Float64Array(1)] as const;
       await this.lake.scan(collection, { columns: [geometry], ...rows(bbox) }, (chunk) => {
         for (const g of chunk.columns[geometry]!) {
-          const p = g instanceof Uint8Array ? pointOf(g) : undefined;
+          const p = g instanceof Uint8Array ? pointOfWkb(g) : undefined;
           if (!p) continue;
           [xy[0][0], xy[1][0]] = p;
           met.add(xy[0], xy[1], 1);
@@ -179,7 +179,7 @@ export class LakeZoneDataSource implements ZoneDataSource {
       const values = agg.sources.map((s) => chunk.columns[s]!);
       for (let r = 0; r < chunk.size; r++) {
         const g = geoms[r];
-        const p = g instanceof Uint8Array ? pointOf(g) : undefined;
+        const p = g instanceof Uint8Array ? pointOfWkb(g) : undefined;
         if (!p) continue;
         agg.add(p[0], p[1], (f) => {
           const v = values[f]![r];
@@ -199,11 +199,11 @@ export class LakeZoneDataSource implements ZoneDataSource {
     grid: Dggrs,
     levels: { level: number; zones: readonly string[] | null }[],
     request: LakePointScanRequest,
-    here: (batch: PointBatch) => Bins | Promise<Bins>,
-    take: (batch: PointBatch, bins: Bins) => void,
+    here: (batch: PointBatch) => ZoneBins | Promise<ZoneBins>,
+    take: (batch: PointBatch, bins: ZoneBins) => void,
   ): Promise<void> {
     const session: ZoneBinningSession | undefined = this.pool ? await this.pool.session(grid, levels) : undefined;
-    const pending: { batch: PointBatch; bins: Promise<Bins> }[] = [];
+    const pending: { batch: PointBatch; bins: Promise<ZoneBins> }[] = [];
     const settle = async () => {
       const p = pending.shift()!;
       take(p.batch, await p.bins);
@@ -226,5 +226,3 @@ export class LakeZoneDataSource implements ZoneDataSource {
     }
   }
 }
-
-type Bins = { slots: Int32Array[]; met: string[] };
