@@ -9,7 +9,7 @@ import { TOKENS } from './tokens.js';
 import type { Config } from './config/config-schema.js';
 import { EnabledGridRegistry } from './grid-registry.js';
 import { GRID_FACTORIES } from './grid-factories.js';
-import { ConfigCollectionCatalog, ConfigFieldSource } from './config-collection-catalog.js';
+import { ConfigCollectionCatalog, ConfigFieldSource } from './config/config-collection-catalog.js';
 import { CollectionsService } from './use-cases/collections-service.js';
 import { OrdersService } from './use-cases/orders-service.js';
 import { JobRunner } from './use-cases/job-runner.js';
@@ -29,32 +29,31 @@ import { conceptRoutes } from '../http/routes/concepts.js';
 import { orderRoutes } from '../http/routes/orders.js';
 import { itemRoutes } from '../http/routes/items.js';
 import { DuckDbLake } from '../adapters/lake/duckdb-lake.js';
-import { LakeZoneDataSource } from '../adapters/lake/lake-zone-data-source.js';
+import { LakeZoneDataSource } from './zone-data/lake-zone-data-source.js';
 import { ZoneBinningPool } from '../adapters/lake/zone-binning-pool.js';
 import { S3ParquetLake } from '../adapters/lake-s3/s3-parquet-lake.js';
 import { isS3Root } from '../adapters/lake-s3/s3-objects.js';
-import { ItemsService } from './use-cases/items-service.js';
+import { ItemsService } from './items/items-service.js';
 import type { LakeReader } from '../ports/lake-reader.js';
 import { dggsRoutes } from '../http/routes/dggs.js';
 import { ZonesService } from './use-cases/zones-service.js';
 import { zoneDataRoutes } from '../http/routes/zone-data.js';
-import { ZoneFeaturesService } from './use-cases/zone-features-service.js';
-import { ZoneDataService } from './use-cases/zone-data-service.js';
+import { ZoneFeaturesService } from './items/zone-features-service.js';
+import { ZoneDataService } from './zone-data/zone-data-service.js';
 import { GeoTiffRasterReader } from '../adapters/rasters/geotiff-raster-reader.js';
 import { PmtilesRasterReader } from '../adapters/rasters/pmtiles-raster-reader.js';
 import { DecodedTileCache } from '../adapters/rasters/decoded-tile-cache.js';
 import { FormatDispatchingRasterReader } from '../adapters/rasters/format-dispatching-raster-reader.js';
-import { RasterUrlZoneDataSource } from '../adapters/rasters/raster-url-zone-data-source.js';
-import { collectionRasterFields, rasterZoneData } from '../adapters/rasters/raster-zone-data.js';
+import { RasterUrlZoneDataSource } from './zone-data/raster-url-zone-data-source.js';
 import { stacCatalogFactory } from '../adapters/stac/stac-catalog-factory.js';
-import { StacZoneDataSource } from './stac-zone-data-source.js';
+import { StacZoneDataSource } from './zone-data/stac-zone-data-source.js';
 import { GuardedRemoteHttp } from '../adapters/features/guarded-remote-http.js';
 import { policyUrlGuard } from '../adapters/features/policy-url-guard.js';
 import { OgcFeaturesSource } from '../adapters/features/ogc-features-source.js';
-import { FeaturesZoneDataSource } from '../adapters/features/features-zone-data-source.js';
+import { FeaturesZoneDataSource } from './zone-data/features-zone-data-source.js';
 import { checkUrl } from '../adapters/rasters/url-guard.js';
 import { resolveSelf } from './self-url.js';
-import { InFlightBytesBudget } from './in-flight-bytes.js';
+import { InFlightBytesBudget } from './zone-data/in-flight-bytes.js';
 import type { RemoteHttp } from '../ports/remote-http.js';
 import type { FeatureSource } from '../ports/feature-source.js';
 import type { RasterReader } from '../ports/raster-reader.js';
@@ -148,7 +147,6 @@ export function buildContainer(config: Config, logger?: Logger): Container {
       stac: new StacZoneDataSource(
         stacCatalogFactory({ http: ctx.get<RemoteHttp>(TOKENS.RemoteHttp), assetGuard: remoteGuard, limits: { pageSize: Math.min(remote.pageSize, 100), maxPages: remote.maxPages, maxItems: remote.maxFeatures } }),
         ctx.get<RasterReader>(TOKENS.RasterReader),
-        { collectionRasterFields, rasterZoneData },
       ),
       'parquet-lake': new LakeZoneDataSource(ctx.get<LakeReader>(TOKENS.LakeReader), config.limits, lakeBinning(config)),
       'ogc-features': new FeaturesZoneDataSource(ctx.get<FeatureSource>(TOKENS.FeatureSource), (col) => (col.backing.kind === 'ogc-features' ? `${col.backing.url.replace(/\/+$/, '')}/collections/${encodeURIComponent(col.backing.collection)}/items` : ''), config.limits),

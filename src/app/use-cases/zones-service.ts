@@ -4,7 +4,7 @@ import type { Collection } from '../../domain/collection.js';
 import type { CollectionsService } from './collections-service.js';
 import { InvalidRequestError, NotFoundError, ValidationError } from '../../ports/errors.js';
 import { runStepped } from '../../ports/event-loop-turns.js';
-import type { ZoneQueryScope } from './zone-data-service.js';
+import type { ZoneQueryScope } from '../zone-data/zone-data-service.js';
 
 /**
  * Zones over grids: resolves a grid (and optionally a collection), lists zones of a box or of a

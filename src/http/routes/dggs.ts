@@ -19,7 +19,7 @@ import type { RouteModule } from '../route-module.js';
 import { MAX_EDGE_ZONES, MAX_ZONES_PER_QUERY, type ZoneListPage, type ZonesService } from '../../app/use-cases/zones-service.js';
 import type { Dggrs, Stepped, ZoneDescription } from '../../domain/dggrs/dggrs.js';
 import type { Collection } from '../../domain/collection.js';
-import type { ZoneDataService, ZoneQueryScope } from '../../app/use-cases/zone-data-service.js';
+import type { ZoneDataService, ZoneQueryScope } from '../../app/zone-data/zone-data-service.js';
 import { InvalidRequestError, UnsupportedFormatError } from '../../ports/errors.js';
 import { allValues, isTemporal, zoneQueryArea, SUPPORTED_CRS_TEXT } from '../zone-query-area.js';
 import { zoneListUint64 } from '../encoders/zone-list-uint64.js';

@@ -8,14 +8,14 @@ import type { Links } from '../links.js';
 import { F_VALUE, mediaType, type Format } from '../formats.js';
 import type { RouteModule } from '../route-module.js';
 import type { ZoneData, ZoneDataOptions } from '../../domain/zone-data.js';
-import type { ZoneDataService } from '../../app/use-cases/zone-data-service.js';
+import type { ZoneDataService } from '../../app/zone-data/zone-data-service.js';
 import { InvalidRequestError, UnsupportedFormatError } from '../../ports/errors.js';
 import { ZONE_DATA_ENCODERS, ZONE_DATA_FORMATS } from '../encoders/zone-data-encoders.js';
 import type { ZoneDataContext } from '../encoders/zone-data-context.js';
 import { publicSourceHref } from '../source-files.js';
 import type { Collection } from '../../domain/collection.js';
 import { allValues, isTemporal, zoneDataSubset } from '../zone-query-area.js';
-import type { ZoneFeaturesService } from '../../app/use-cases/zone-features-service.js';
+import type { ZoneFeaturesService } from '../../app/items/zone-features-service.js';
 import { zoneFeaturesJsonFg, type JsonFgDggsProfile } from '../encoders/zone-data-jsonfg.js';
 
 const DggrsIdParam = z.string().openapi({ param: { name: 'dggrs_id', in: 'path' }, description: 'DGGRS identifier, like IVEA7H' });

@@ -14,10 +14,10 @@ import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import { LakeNotFoundError, LakeQueryError } from '../../ports/lake-reader.js';
 import { AppError, InvalidRequestError, NotFoundError, ValidationError } from '../../ports/errors.js';
-import { WorkBudget } from '../work-budget.js';
+import { WorkBudget } from './work-budget.js';
 import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
-import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../lake-time-budget.js';
-import { parseFilter, type FilterLang } from './items-service.js';
+import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../items/lake-time-budget.js';
+import { parseFilter, type FilterLang } from '../items/items-service.js';
 
 /** Zone data from a client-supplied raster URL (the ad-hoc GET). */
 export interface AdHocRasterSource {

@@ -10,7 +10,7 @@
  * 1. stored zone keys (`npm run ingest`) for every level asked: a GROUP BY in DuckDB, the
  *    statistics computed there;
  * 2. rows as plain columns (points and doubles from DuckDB's vectors), zone-from-point on worker
- *    threads (zone-binning-pool.ts), accumulated here in row order;
+ *    threads (a ZoneBinner: the lake's zone-binning-pool.ts), accumulated here in row order;
  * 3. rows as values (`scan`), one by one (readers without the fast paths, e.g. the object store).
  * All give the same numbers (stored keys: mean and stdDev up to the rounding of the engine's
  * summation order). Memory is one accumulator per sub-zone and field; a median keeps its values

@@ -21,7 +21,7 @@ import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import { LakeNotFoundError, LakeQueryError, type LakeReader, type LakeValue } from '../../ports/lake-reader.js';
 import { InvalidRequestError, NotFoundError, UnsupportedFormatError, ValidationError } from '../../ports/errors.js';
 import { parseFilter, selectColumns, type FilterLang } from './items-service.js';
-import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../lake-time-budget.js';
+import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from './lake-time-budget.js';
 
 /** Features one answer may carry (counted before any is quantized). */
 export const MAX_ZONE_FEATURES = 10_000;

@@ -8,7 +8,7 @@ import { LakeNotFoundError, LakeQueryError, type LakeDataset, type LakePage, typ
 import { parseCql2Json, parseCql2Text, type Expr } from '../../domain/cql2/index.js';
 import { InvalidDatetimeError, parseDatetime } from '../../domain/time-interval.js';
 import { InvalidRequestError, NotFoundError } from '../../ports/errors.js';
-import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../lake-time-budget.js';
+import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from './lake-time-budget.js';
 
 /** Same charset as collection ids in config; anything else (`../x`, quotes, NUL) is refused before any lookup. */
 const COLLECTION_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
