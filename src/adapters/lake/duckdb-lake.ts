@@ -52,21 +52,14 @@ import {
 } from '../../ports/lake-reader.js';
 import type { KeyedZoneStats } from '../../domain/aggregation/zone-points.js';
 import { findParquetFiles, realRoot, UnsafeLakePathError, type FoundFile } from './lake-files.js';
-import { cql2Columns, fieldMeta, isGeometryType, type ColumnType, type GeoMetadata } from './lake-schema.js';
+import { cql2Columns, fieldMeta, isGeometryType, type ColumnType, type Described, type GeoMetadata } from './lake-schema.js';
+import { q, sqlString } from './duckdb-sql-text.js';
 import { toLakeValue } from './lake-values.js';
 import { numberOrNaNSql, numberSql, pointColumnCount, PointReader, pointSelect, pointSource, readNumbers, type PointSource } from './point-columns.js';
 import { parseZoneColumns, ZONE_COLUMNS_KEY, type ZoneKeyColumn } from './zone-key-columns.js';
 import { FairSlots } from './fair-slots.js';
 import { toDuckDbSql, Cql2TranslationError, Cql2UnknownPropertyError, type Cql2Columns, type Cql2DuckDbFilter, type Cql2Residual } from './cql2-duckdb-sql.js';
 
-/** Everything known about one collection's files right now. */
-export interface Described {
-  dataset: LakeDataset;
-  found: FoundFile[];
-  types: ColumnType[];
-  cql2: Cql2Columns;
-  geo?: GeoMetadata;
-}
 
 interface FileMeta {
   key: string;
@@ -127,8 +120,6 @@ const METADATA: LakeWork = { workClass: 'metadata' };
 const POINT_BATCH_ROWS = 16_384;
 
 const READ_OPTS = `union_by_name = true, hive_partitioning = false, filename = '__lake_file', file_row_number = true`;
-export const q = (name: string): string => `"${name.replaceAll('"', '""')}"`;
-const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`;
 
 /** Positional parameters after the CQL2 translator's `$1..$n`. */
 export class Params {

@@ -15,8 +15,8 @@
  */
 import { DuckDBBlobVector, type DuckDBDataChunk } from '@duckdb/node-api';
 import { WkbPointReader } from '../../domain/aggregation/wkb-point.js';
-import { q, type Described } from './duckdb-lake.js';
-import type { GeoMetadata } from './lake-schema.js';
+import { q } from './duckdb-sql-text.js';
+import type { Described, GeoMetadata } from './lake-schema.js';
 
 /** Where the points come from: covering column references, or the WKB expression. */
 export type PointSource = { kind: 'covering'; xmin: string; ymin: string; xmax: string; ymax: string } | { kind: 'wkb'; wkb: string };
