@@ -29,7 +29,6 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DuckDBBlobVector, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBDataChunk, type DuckDBValue } from '@duckdb/node-api';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
 import {
@@ -50,6 +49,7 @@ import {
   type RowFilter,
   type ZoneKeyStatsRequest,
 } from '../../ports/lake-reader.js';
+import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import type { KeyedZoneStats } from '../../domain/aggregation/zone-points.js';
 import { findParquetFiles, realRoot, UnsafeLakePathError, type FoundFile } from './lake-files.js';
 import { cql2Columns, fieldMeta, isGeometryType, type ColumnType, type Described, type GeoMetadata } from './lake-schema.js';
@@ -96,8 +96,6 @@ interface FileMatch {
 
 /** Rows whose exact geometry test runs in JS, at most, per request (see the class comment). */
 export const MAX_RESIDUAL_ROWS = 100_000;
-/** JS work between two turns of the event loop. */
-const SLICE_MS = 10;
 const DEFAULT_STREAM_BUFFER_BYTES = 16 * 1024 * 1024;
 /** Point scans at once (each may hold its stream buffer); more wait their turn. */
 const SCAN_CONNECTIONS = 4;
@@ -408,7 +406,6 @@ export class DuckDbLake implements LakeReader {
     const result = await this.query(c, work, () => c.stream(sql, p.values));
     const names = result.columnNames();
     const out = new Map<string, number[]>();
-    const slice = new TimeSlice(work.signal);
     const fetch = () => this.query(c, work, () => result.fetchChunk());
     for (let chunk = await fetch(); chunk && chunk.rowCount > 0; chunk = await fetch()) {
       const [fileIndex, rowNumber] = [chunk.getColumnVector(0), chunk.getColumnVector(1)];
@@ -420,7 +417,7 @@ export class DuckDbLake implements LakeReader {
           if (!list) out.set(f, (list = []));
           list.push(Number(rowNumber.getItem(i)));
         }
-        if (slice.spent()) await slice.rest();
+        if (turnDue()) await takeTurn(work.signal);
       }
     }
     for (const list of out.values()) list.sort((a, b) => a - b);
@@ -548,7 +545,6 @@ export class DuckDbLake implements LakeReader {
       }
       const result = await this.query(c, req, () => c.stream(`SELECT ${[...select, ...extra].join(', ')} ${from}`, p.values));
       const names = result.columnNames();
-      const slice = new TimeSlice(req.signal);
       const fetch = () => this.query(c, req, () => result.fetchChunk());
       for (let chunk = await fetch(); chunk && chunk.rowCount > 0; chunk = await fetch()) {
         const raw = chunk.getColumns();
@@ -559,7 +555,7 @@ export class DuckDbLake implements LakeReader {
           const read = residualReader(chunk, names, select.length + 1);
           for (let i = 0; i < chunk.rowCount; i++) {
             if (open[i] !== true || residual.test(read(i))) keep.push(i);
-            if (slice.spent()) await slice.rest();
+            if (turnDue()) await takeTurn(req.signal);
           }
         }
         const columns: Record<string, LakeValue[]> = {};
@@ -568,7 +564,7 @@ export class DuckDbLake implements LakeReader {
           columns[col] = keep ? keep.map((i) => toLakeValue(values[i]!)) : values.map(toLakeValue);
         });
         await onChunk({ size: keep ? keep.length : chunk.rowCount, columns });
-        if (slice.spent()) await slice.rest();
+        if (turnDue()) await takeTurn(req.signal);
       }
     });
   }
@@ -604,7 +600,6 @@ export class DuckDbLake implements LakeReader {
       const reader = new PointReader(src);
       const fresh = (rows: number): PointBatch => ({ size: 0, x: new Float64Array(rows), y: new Float64Array(rows), values: req.fields.map(() => new Float64Array(rows)) });
       let batch = fresh(POINT_BATCH_ROWS);
-      const slice = new TimeSlice(req.signal);
       const fetch = () => {
         const chunk = this.query(c, req, () => result.fetchChunk());
         chunk.catch(() => undefined); // awaited in turn; an abort may reject it while the caller bins the last batch
@@ -623,7 +618,7 @@ export class DuckDbLake implements LakeReader {
             const read = residualReader(chunk, names, open + 1);
             for (let i = 0; i < chunk.rowCount; i++) {
               if (undecided.getItem(i) !== true || residual.test(read(i))) rows.push(i);
-              if (slice.spent()) await slice.rest();
+              if (turnDue()) await takeTurn(req.signal);
             }
           }
           const n = rows ? rows.length : chunk.rowCount;
@@ -634,7 +629,7 @@ export class DuckDbLake implements LakeReader {
           reader.read(chunk, rows, batch.x, batch.y, batch.size);
           readNumbers(chunk, first, rows, batch.values, batch.size);
           batch.size += n;
-          if (slice.spent()) await slice.rest();
+          if (turnDue()) await takeTurn(req.signal);
         }
         if (batch.size > 0) await onBatch(batch);
       } finally {
@@ -781,22 +776,6 @@ function leafTypesByFile(rows: DuckDBValue[][]): Map<string, Map<string, string>
   return out;
 }
 
-/**
- * Lets other requests run once JS work has held the event loop for a slice: `if (s.spent()) await
- * s.rest()`; the rest throws the signal's reason once the work is no longer wanted.
- */
-class TimeSlice {
-  private start = performance.now();
-  constructor(private readonly signal?: AbortSignal) {}
-  spent(): boolean {
-    return performance.now() - this.start >= SLICE_MS;
-  }
-  async rest(): Promise<void> {
-    await nextTurn();
-    this.signal?.throwIfAborted();
-    this.start = performance.now();
-  }
-}
 
 const GEOMETRY_TYPES = /^(Point|LineString|Polygon|MultiPoint|MultiLineString|MultiPolygon|GeometryCollection)( Z)?$/;
 
