@@ -52,6 +52,7 @@ import {
 import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import type { KeyedZoneStats } from '../../domain/aggregation/zone-points.js';
 import { findParquetFiles, realRoot, UnsafeLakePathError, type FoundFile } from './lake-files.js';
+import { consistentGeo, geoMetadataJson } from '../../domain/lake/lake-columns.js';
 import { cql2Columns, fieldMeta, isGeometryType, type ColumnType, type Described, type GeoMetadata } from './lake-schema.js';
 import { q, sqlString } from './duckdb-sql-text.js';
 import { toLakeValue } from './lake-values.js';
@@ -530,14 +531,8 @@ export class DuckDbLake implements LakeReader {
    */
   async scanDescribed(d: Described, req: LakeScanRequest, filter: Cql2DuckDbFilter | undefined, onChunk: (chunk: LakeChunk) => void | Promise<void>): Promise<void> {
     const select = this.selectList(d, req.columns, 'wkb');
-    const p = new Params(filter?.params ?? []);
-    const files = p.add(listValue(d.found.map((f) => f.absolute)));
-    const where: string[] = [];
-    if (filter) where.push(`(${filter.sql})`);
-    if (req.bbox) where.push(this.envelopeSql(d, req.bbox, p));
+    const { p, from, extra } = this.scanFrom(d, filter, req.bbox);
     const residual = filter?.residual;
-    const extra = residual ? [`${residual.undecided} AS __undecided`, ...residual.columns.map((x) => `${x.sql} AS ${x.alias}`)] : [];
-    const from = `FROM read_parquet(${files}, ${READ_OPTS})${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     await this.withConnection(async (c) => {
       if (residual) {
         const [[n]] = (await this.query(c, req, () => c.runAndReadAll(`SELECT count(*) ${from} AND ${residual.undecided}`, p.values))).getRows() as [[bigint]];
@@ -570,6 +565,22 @@ export class DuckDbLake implements LakeReader {
   }
 
   /**
+   * What a streamed scan reads: the FROM clause over the collection's files, narrowed by the
+   * filter's SQL and the bbox prefilter (`filtered`: it has a WHERE), its parameters, and the
+   * select items the filter's residual test needs.
+   */
+  private scanFrom(d: Described, filter: Cql2DuckDbFilter | undefined, bbox: [number, number, number, number] | undefined): { p: Params; from: string; filtered: boolean; extra: string[] } {
+    const p = new Params(filter?.params ?? []);
+    const files = p.add(listValue(d.found.map((f) => f.absolute)));
+    const where: string[] = [];
+    if (filter) where.push(`(${filter.sql})`);
+    if (bbox) where.push(this.envelopeSql(d, bbox, p));
+    const residual = filter?.residual;
+    const extra = residual ? [`${residual.undecided} AS __undecided`, ...residual.columns.map((x) => `${x.sql} AS ${x.alias}`)] : [];
+    return { p, from: `FROM read_parquet(${files}, ${READ_OPTS})${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, filtered: where.length > 0, extra };
+  }
+
+  /**
    * The rows `scan` streams, as plain columns for aggregation (see point-columns.ts). The next
    * chunk is asked for before the current one is read, so DuckDB scans while the caller bins.
    */
@@ -578,21 +589,15 @@ export class DuckDbLake implements LakeReader {
     if (!d.dataset.geometryColumn) throw new LakeQueryError('Invalid parameter', 'Aggregating rows by zone needs a geometry column, and this collection has none.');
     const filter = this.filterOf(d, { ...(req.datetime ? { datetime: req.datetime } : {}), ...(req.filter ? { filter: req.filter } : {}) });
     const src = this.pointSourceOf(d);
-    const p = new Params(filter?.params ?? []);
-    const files = p.add(listValue(d.found.map((f) => f.absolute)));
-    const where: string[] = [];
-    if (filter) where.push(`(${filter.sql})`);
-    if (req.bbox) where.push(this.envelopeSql(d, req.bbox, p));
+    const { p, from, filtered, extra } = this.scanFrom(d, filter, req.bbox);
     const residual = filter?.residual;
     const points = pointSelect(src);
     const numbers = req.fields.map((f, i) => `${numberOrNaNSql(f, this.columnType(d, f))} AS __v${i}`);
-    const extra = residual ? [`${residual.undecided} AS __undecided`, ...residual.columns.map((x) => `${x.sql} AS ${x.alias}`)] : [];
-    const from = `FROM read_parquet(${files}, ${READ_OPTS})${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     const first = pointColumnCount(src);
     const open = first + numbers.length;
     await this.withScanConnection(req, async (c) => {
       if (residual) {
-        const [[n]] = (await this.query(c, req, () => c.runAndReadAll(`SELECT count(*) ${from}${where.length ? ' AND' : ' WHERE'} ${residual.undecided}`, p.values))).getRows() as [[bigint]];
+        const [[n]] = (await this.query(c, req, () => c.runAndReadAll(`SELECT count(*) ${from}${filtered ? ' AND' : ' WHERE'} ${residual.undecided}`, p.values))).getRows() as [[bigint]];
         this.checkResidualBound(Number(n));
       }
       const result = await this.query(c, req, () => c.stream(`SELECT ${[...points, ...numbers, ...extra].join(', ')} ${from}`, p.values));
@@ -774,31 +779,4 @@ function leafTypesByFile(rows: DuckDBValue[][]): Map<string, Map<string, string>
     } else out.get(f)!.set([...state.path, String(name)].join('.'), String(type));
   }
   return out;
-}
-
-
-const GEOMETRY_TYPES = /^(Point|LineString|Polygon|MultiPoint|MultiLineString|MultiPolygon|GeometryCollection)( Z)?$/;
-
-/** GeoParquet 1.1 metadata for a page: WKB, CRS84 (the default when `crs` is absent), the source's geometry types. */
-export function geoMetadataJson(column: string, source: GeoMetadata | undefined): string {
-  const types = (source?.columns?.[column]?.geometry_types ?? []).filter((t) => GEOMETRY_TYPES.test(t));
-  return JSON.stringify({ version: '1.1.0', primary_column: column, columns: { [column]: { encoding: 'WKB', geometry_types: types } } });
-}
-
-/**
- * The lake's GeoParquet metadata: the first file's, with the bbox covering kept only when every
- * file declares it (a file without the covering column reads NULL there, and a covering filter
- * would silently drop its rows).
- */
-function consistentGeo(all: (GeoMetadata | undefined)[]): GeoMetadata | undefined {
-  const first = all.find((g) => g !== undefined);
-  if (!first?.columns) return first;
-  const columns: NonNullable<GeoMetadata['columns']> = {};
-  for (const [name, col] of Object.entries(first.columns)) {
-    const same = JSON.stringify(col.covering?.bbox);
-    const everywhere = col.covering?.bbox && all.every((g) => JSON.stringify(g?.columns?.[name]?.covering?.bbox) === same);
-    const { covering: _dropped, ...rest } = col;
-    columns[name] = everywhere ? col : rest;
-  }
-  return { ...first, columns };
 }
