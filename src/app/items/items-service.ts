@@ -4,7 +4,8 @@
  * of HTTP or DuckDB.
  */
 import type { CollectionCatalog, Collection } from '../../ports/collection-catalog.js';
-import { LakeNotFoundError, LakeQueryError, type LakeDataset, type LakePage, type LakePageRequest, type LakeReader } from '../../ports/lake-reader.js';
+import type { LakeDataset, LakePage, LakePageRequest, LakeReader } from '../../ports/lake-reader.js';
+import { withLakeFaults } from './lake-faults.js';
 import { parseCql2Json, parseCql2Text, type Expr } from '../../domain/cql2/index.js';
 import { InvalidDatetimeError, parseDatetime } from '../../domain/time-interval.js';
 import { InvalidRequestError, NotFoundError } from '../../ports/errors.js';
@@ -87,7 +88,7 @@ export class ItemsService {
       // Resolve first: out-of-range items are 404 and bad parameters 400 before writing a file.
       const result = single ? await this.itemWithin(id, query.offset, query, s) : await this.pageWithin(id, query, s);
       const request = await this.request(result.collection, result.dataset, query, query.offset, query.limit, s);
-      const bytes = await this.guard(() => this.lake.pageAsParquet(result.collection, request, geo));
+      const bytes = await withLakeFaults(() => this.lake.pageAsParquet(result.collection, request, geo));
       return { bytes, result };
     });
   }
@@ -107,9 +108,9 @@ export class ItemsService {
 
   private async run(id: string, query: ItemsQuery, offset: number, limit: number, signal: AbortSignal): Promise<ItemsResult> {
     const collection = this.collection(id);
-    const dataset = await this.guard(() => this.lake.describe(collection));
+    const dataset = await withLakeFaults(() => this.lake.describe(collection));
     const request = await this.request(collection, dataset, query, offset, limit, signal);
-    const page = await this.guard(() => this.lake.page(collection, request));
+    const page = await withLakeFaults(() => this.lake.page(collection, request));
     return { collection, dataset, columns: request.columns, page };
   }
 
@@ -140,16 +141,6 @@ export class ItemsService {
       }
     }
     return out;
-  }
-
-  private async guard<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (e) {
-      if (e instanceof LakeNotFoundError) throw new NotFoundError('Collection has no lake data', 'No parquet files were found under the collection\'s lake prefix.');
-      if (e instanceof LakeQueryError) throw new InvalidRequestError(e.message, e.hint);
-      throw e;
-    }
   }
 }
 

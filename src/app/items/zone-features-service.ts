@@ -18,7 +18,8 @@ import { InvalidZoneDepthError, parseZoneDepth } from '../../domain/zone-depth.j
 import { InvalidDatetimeError, parseDatetime } from '../../domain/time-interval.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { CollectionCatalog } from '../../ports/collection-catalog.js';
-import { LakeNotFoundError, LakeQueryError, type LakeReader, type LakeValue } from '../../ports/lake-reader.js';
+import type { LakeReader, LakeValue } from '../../ports/lake-reader.js';
+import { withLakeFaults } from './lake-faults.js';
 import { InvalidRequestError, NotFoundError, UnsupportedFormatError, ValidationError } from '../../ports/errors.js';
 import { parseFilter, selectColumns, type FilterLang } from './items-service.js';
 import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from './lake-time-budget.js';
@@ -92,7 +93,7 @@ export class ZoneFeaturesService {
     if (count > this.maxSubZones) {
       throw new ValidationError('Too many sub-zones', `zone-depth ${depth} below ${q.zoneId} has ${count} sub-zones; at most ${this.maxSubZones} (limits.maxSubZones). Use a smaller zone-depth.`);
     }
-    const dataset = await this.guard(() => this.lake.describe(c));
+    const dataset = await withLakeFaults(() => this.lake.describe(c));
     const geometryColumn = dataset.geometryColumn;
     if (!geometryColumn) throw new UnsupportedFormatError(['dggs+json', 'json'], `${c.id} has no geometry column, so no features to place.`);
     const columns = selectColumns(dataset, { ...(q.properties ? { properties: q.properties } : {}), ...(q.excludeProperties ? { excludeProperties: q.excludeProperties } : {}), keepGeometry: false })
@@ -112,7 +113,7 @@ export class ZoneFeaturesService {
       ...(datetime && dataset.datetimeColumn ? { datetime } : {}),
       ...(q.filter !== undefined ? { filter: parseFilter(q.filter, q.filterLang ?? 'cql2-text') } : {}),
     };
-    const page = await this.lakeTime.run(signal, (s) => this.guard(() => this.lake.page(c, { ...request, signal: s, workClass: 'zone-data' })));
+    const page = await this.lakeTime.run(signal, (s) => withLakeFaults(() => this.lake.page(c, { ...request, signal: s, workClass: 'zone-data' })));
     if (page.numberMatched > MAX_ZONE_FEATURES) {
       throw new ValidationError('Too many features', `${page.numberMatched} rows of ${c.id} lie in the extent of ${q.zoneId}; DGGS-JSON-FG carries at most ${MAX_ZONE_FEATURES}. Use a smaller zone, a filter or datetime.`);
     }
@@ -194,15 +195,5 @@ export class ZoneFeaturesService {
     const most = Math.min(grid.maxRelativeDepth, grid.maxRefinementLevel - grid.zoneLevel(zoneId));
     if (depth > most) throw new ValidationError('zone-depth too deep', `zone-depth may be at most ${most} for ${zoneId} of ${grid.id}.`);
     return depth;
-  }
-
-  private async guard<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (e) {
-      if (e instanceof LakeNotFoundError) throw new NotFoundError('Collection has no lake data', 'No parquet files were found under the collection\'s lake prefix.');
-      if (e instanceof LakeQueryError) throw new InvalidRequestError(e.message, e.hint);
-      throw e;
-    }
   }
 }

@@ -24,17 +24,14 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
 import type { BBox, Dggrs } from '../../domain/dggrs/dggrs.js';
-import { widenBox, zoneSpanDegrees, type ZoneData, type ZoneDataRequest, type ZoneRowsQuery } from '../../domain/zone-data.js';
-import { isStatistic } from '../../domain/aggregation/statistics.js';
-import { MedianBoundError } from '../../domain/aggregation/median-store.js';
-import { subZonesBox } from '../../domain/aggregation/sub-zones-box.js';
+import type { ZoneData, ZoneDataRequest, ZoneRowsQuery } from '../../domain/zone-data.js';
 import { pointOfWkb } from '../../domain/aggregation/wkb-point.js';
-import { listSubZones, pointFieldPlan, ZonePointAggregator, ZonesMet } from '../../domain/aggregation/zone-points.js';
+import { ZonePointAggregator, ZonesMet } from '../../domain/aggregation/zone-points.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import type { LakePointScanRequest, LakeReader, LakeWork, PointBatch, RowFilter } from '../../ports/lake-reader.js';
-import { ValidationError } from '../../ports/errors.js';
 import { runStepped } from '../../ports/event-loop-turns.js';
 import type { ZoneBinner, ZoneBinningSession, ZoneBins } from '../../ports/zone-binner.js';
+import { medianBoundFault, requestBox, rowAggregation, rowZoneData, zoneQueryBoxes } from './row-zone-data.js';
 
 export interface LakeZoneDataLimits {
   /** Values a request may keep for medians, over all its depths and fields. */
@@ -74,7 +71,7 @@ export class LakeZoneDataSource implements ZoneDataSource {
     const dataset = await this.lake.describe(collection);
     const found = new Set<string>();
     if (!dataset.geometryColumn) return found;
-    const boxes = query.parent ? [await runStepped(subZonesBox(grid, query.parent.zoneId, [query.parent.depth]))] : query.boxes.map((b) => widenBox(b, zoneSpanDegrees(grid, level)));
+    const boxes = await zoneQueryBoxes(query);
     const rows = (bbox: BBox): RowFilter & LakeWork => ({
       bbox,
       ...(query.datetime && dataset.datetimeColumn ? { datetime: query.datetime } : {}),
@@ -108,17 +105,16 @@ export class LakeZoneDataSource implements ZoneDataSource {
   }
 
   async zoneData(collection: Collection, request: ZoneDataRequest): Promise<ZoneData> {
-    const { grid, zoneId } = request;
+    const { grid } = request;
     // Asked together: the lake's look-ups of the collection's files then share one walk.
     const [dataset, fields, stored] = await Promise.all([this.lake.describe(collection), this.fields(collection), this.lake.zoneKeyLevels?.(collection, grid.id)]);
-    const plan = pointFieldPlan(fields, request.fields, request.options.stats?.filter(isStatistic));
-    const agg = new ZonePointAggregator(grid, await runStepped(listSubZones(grid, zoneId, request.depths)), plan, this.limits.maxMedianValues);
+    const { plan, agg } = await rowAggregation(request, fields, this.limits.maxMedianValues);
     const geometry = dataset.geometryColumn;
     let keyed = false;
     if (geometry && agg.sources.length > 0) {
       // A lake without a datetime column has no time dimension: datetime does not apply to it.
       const rows: RowFilter & LakeWork = {
-        bbox: await runStepped(subZonesBox(grid, zoneId, request.depths)),
+        bbox: await requestBox(request),
         ...(request.datetime && dataset.datetimeColumn ? { datetime: request.datetime } : {}),
         ...(request.filter ? { filter: request.filter } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
@@ -131,17 +127,10 @@ export class LakeZoneDataSource implements ZoneDataSource {
         } else if (this.lake.scanPoints) await this.fromPoints(collection, grid, agg, rows);
         else await this.fromRows(collection, geometry, agg, rows);
       } catch (e) {
-        if (e instanceof MedianBoundError) throw new ValidationError(e.message, e.hint);
-        throw e;
+        throw medianBoundFault(e);
       }
     }
-    return {
-      dggrsId: grid.id,
-      zoneId,
-      fields: Object.fromEntries(plan.map((f) => [f.name, f.meta])),
-      depths: keyed ? agg.keyedResult() : agg.result(),
-      sources: [{ href: `/collections/${encodeURIComponent(collection.id)}/items`, rel: 'source', type: 'application/geo+json', title: `Rows of ${dataset.source}` }],
-    };
+    return rowZoneData(request, plan, keyed ? agg.keyedResult() : agg.result(), { href: `/collections/${encodeURIComponent(collection.id)}/items`, rel: 'source', type: 'application/geo+json', title: `Rows of ${dataset.source}` });
   }
 
   /** Statistics grouped by stored zone keys, when every level asked has them (`levels`: the lake's stored ones); false otherwise. */
