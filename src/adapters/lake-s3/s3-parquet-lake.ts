@@ -26,13 +26,14 @@
  */
 import { parquetMetadata, parquetRead, parquetSchema, type AsyncBuffer, type FileMetaData, type RowGroup } from 'hyparquet';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
-import { byLakePath, consistentGeo, coveringOf, fieldMeta, geoMetadataJson, isLakeDataPath, LAKE_ID, queryableKind, type GeoMetadata } from '../../domain/lake/lake-columns.js';
+import { byLakePath, consistentGeo, coveringOf, fieldMeta, geoMetadataJson, isLakeDataPath, LAKE_ID, lakeFields, queryableKind, type GeoMetadata } from '../../domain/lake/lake-columns.js';
 import { envelope } from '../../domain/geometry/geojson.js';
 import { decodeWkb } from '../../domain/geometry/wkb.js';
 import {
   LakeNotFoundError,
   LakeQueryError,
   rowFilterExpr,
+  unlessNoFiles,
   type LakeChunk,
   type LakeDataset,
   type LakePage,
@@ -147,17 +148,8 @@ export class S3ParquetLake implements LakeReader {
   }
 
   async fields(collection: Collection): Promise<Record<string, FieldMeta>> {
-    const d = await this.described(collection, new ByteBudget(this.limits.maxRequestBytes)).catch((e: unknown) => {
-      if (e instanceof LakeNotFoundError) return undefined; // no files yet: no queryables
-      throw e;
-    });
-    if (!d) return {};
-    const out: Record<string, FieldMeta> = {};
-    for (const c of d.columns) {
-      const meta = fieldMeta(c, d.dataset.geometryColumn, d.geo);
-      if (meta) out[c.name] = meta;
-    }
-    return out;
+    const d = await unlessNoFiles(this.described(collection, new ByteBudget(this.limits.maxRequestBytes)));
+    return d ? lakeFields(d.columns, d.dataset.geometryColumn, d.geo) : {};
   }
 
   private keyPrefix(id: string): string {

@@ -35,6 +35,7 @@ import {
   LakeNotFoundError,
   LakeQueryError,
   rowFilterExpr,
+  unlessNoFiles,
   type LakeChunk,
   type LakeDataset,
   type LakePage,
@@ -52,7 +53,7 @@ import {
 import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import type { KeyedZoneStats } from '../../domain/aggregation/zone-points.js';
 import { findParquetFiles, realRoot, UnsafeLakePathError, type FoundFile } from './lake-files.js';
-import { consistentGeo, geoMetadataJson } from '../../domain/lake/lake-columns.js';
+import { consistentGeo, geoMetadataJson, lakeFields } from '../../domain/lake/lake-columns.js';
 import { cql2Columns, fieldMeta, isGeometryType, type ColumnType, type Described, type GeoMetadata } from './lake-schema.js';
 import { q, sqlString } from './duckdb-sql-text.js';
 import { toLakeValue } from './lake-values.js';
@@ -246,19 +247,9 @@ export class DuckDbLake implements LakeReader {
   }
 
   async fields(collection: Collection): Promise<Record<string, FieldMeta>> {
-    const d = await this.described(collection).catch((e: unknown) => {
-      if (e instanceof LakeNotFoundError) return undefined; // no files yet: no queryables
-      throw e;
-    });
-    if (!d) return {};
-    const out: Record<string, FieldMeta> = {};
-    const zoneColumns = this.zoneColumnNames(d);
-    for (const c of d.types) {
-      if (zoneColumns.has(c.name)) continue; // an index of the rows, like the bbox covering: not a field
-      const meta = fieldMeta(c, d.dataset.geometryColumn, d.geo);
-      if (meta) out[c.name] = meta;
-    }
-    return out;
+    const d = await unlessNoFiles(this.described(collection));
+    // Zone-key columns are an index of the rows, like the bbox covering: not fields.
+    return d ? lakeFields(d.types, d.dataset.geometryColumn, d.geo, this.zoneColumnNames(d)) : {};
   }
 
   async described(collection: Collection): Promise<Described> {
