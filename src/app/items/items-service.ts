@@ -6,7 +6,8 @@
 import type { CollectionCatalog, Collection } from '../../ports/collection-catalog.js';
 import type { LakeDataset, LakePage, LakePageRequest, LakeReader } from '../../ports/lake-reader.js';
 import { withLakeFaults } from './lake-faults.js';
-import { parseCql2Json, parseCql2Text, type Expr } from '../../domain/cql2/index.js';
+import { parseFilter, type RowSelection } from './row-selection.js';
+import { parseCql2Text, type Expr } from '../../domain/cql2/index.js';
 import { InvalidDatetimeError, parseDatetime } from '../../domain/time-interval.js';
 import { InvalidRequestError, NotFoundError } from '../../ports/errors.js';
 import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from './lake-time-budget.js';
@@ -14,16 +15,8 @@ import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from './lake-time-budget.j
 /** Same charset as collection ids in config; anything else (`../x`, quotes, NUL) is refused before any lookup. */
 const COLLECTION_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
-/** `cql-text` is the pre-standard name of CQL2 text that older clients send (GDAL up to 3.x). */
-export type FilterLang = 'cql2-text' | 'cql2-json' | 'cql-text';
-
-export interface ItemsQuery {
+export interface ItemsQuery extends RowSelection {
   bbox?: [number, number, number, number];
-  datetime?: string;
-  properties?: string[];
-  excludeProperties?: string[];
-  filter?: string;
-  filterLang?: FilterLang;
   /**
    * `<property>=<value>` query parameters (OGC API Features /rec/core/fc-filters): rows whose
    * property equals the value. Names that are not a queryable column are ignored, as any unknown
@@ -174,11 +167,6 @@ function parseDatetimeParam(text: string) {
     if (e instanceof InvalidDatetimeError) throw new InvalidRequestError('Invalid query parameter', e.message);
     throw e;
   }
-}
-
-/** Syntax errors leave as Cql2SyntaxError, which the HTTP error mapper turns into 400 with the position. */
-export function parseFilter(text: string, lang: FilterLang): Expr {
-  return lang === 'cql2-json' ? parseCql2Json(text) : parseCql2Text(text);
 }
 
 /** Columns an equality parameter can name: queryable, not the geometry, with a scalar type. */

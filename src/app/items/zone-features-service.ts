@@ -21,7 +21,8 @@ import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { LakeReader, LakeValue } from '../../ports/lake-reader.js';
 import { withLakeFaults } from './lake-faults.js';
 import { InvalidRequestError, NotFoundError, UnsupportedFormatError, ValidationError } from '../../ports/errors.js';
-import { parseFilter, selectColumns, type FilterLang } from './items-service.js';
+import { selectColumns } from './items-service.js';
+import { parseFilter, type RowSelection } from './row-selection.js';
 import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from './lake-time-budget.js';
 
 /** Features one answer may carry (counted before any is quantized). */
@@ -34,16 +35,11 @@ const FEATURES_PER_TURN = 200;
 /** Local sub-zone indices, or global zone ids (the `-zoneids` profiles). */
 export type PlaceNaming = 'index' | 'zone-id';
 
-export interface ZoneFeaturesQuery {
+export interface ZoneFeaturesQuery extends RowSelection {
   dggrsId: string;
   zoneId: string;
   /** One relative depth; the grid's default depth when absent. */
   zoneDepth?: string;
-  datetime?: string;
-  properties?: string[];
-  excludeProperties?: string[];
-  filter?: string;
-  filterLang?: FilterLang;
   naming: PlaceNaming;
   /** Also give each feature its CRS84 `geometry` (the `-plus` profiles). */
   withGeometry: boolean;

@@ -17,7 +17,7 @@ import { AppError, InvalidRequestError, NotFoundError, ValidationError } from '.
 import { WorkBudget } from './work-budget.js';
 import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../items/lake-time-budget.js';
-import { parseFilter, type FilterLang } from '../items/items-service.js';
+import { parseFilter, type FilterLang, type RowSelection } from '../items/row-selection.js';
 
 /** Zone data from a client-supplied raster URL (the ad-hoc GET). */
 export interface AdHocRasterSource {
@@ -33,17 +33,11 @@ export interface ValueItem {
 }
 
 /** A zone-data request as the route parsed it; the service validates the meaning. */
-export interface ZoneDataQuery {
+export interface ZoneDataQuery extends RowSelection {
   dggrsId: string;
   zoneId: string;
   zoneDepth?: string;
-  datetime?: string;
-  properties?: string[];
-  excludeProperties?: string[];
   options?: ZoneDataOptions;
-  /** CQL2 on the source rows (row-based collections: parquet lake, OGC API Features). */
-  filter?: string;
-  filterLang?: FilterLang;
   /** The encoding writes every sub-zone's outline (geo+json, geoparquet): its vertices are bounded. */
   outline?: { refined: boolean };
 }
