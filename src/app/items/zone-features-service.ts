@@ -14,12 +14,12 @@ import type { Geometry } from '../../domain/geometry/geojson.js';
 import { decodeWkb, WkbError } from '../../domain/geometry/wkb.js';
 import { dggsPlace, QuantizeBudgetError, type DggsPlace, type Quantizer } from '../../domain/geometry/dggs-place.js';
 import { zoneSpanDegrees } from '../../domain/zone-data.js';
-import { InvalidZoneDepthError, parseZoneDepth } from '../../domain/zone-depth.js';
 import { InvalidDatetimeError, parseDatetime } from '../../domain/time-interval.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { LakeReader, LakeValue } from '../../ports/lake-reader.js';
 import { withLakeFaults } from './lake-faults.js';
+import { zoneDepthParam } from '../zone-depth-param.js';
 import { InvalidRequestError, NotFoundError, UnsupportedFormatError, ValidationError } from '../../ports/errors.js';
 import { selectColumns } from './items-service.js';
 import { parseFilter, type RowSelection } from './row-selection.js';
@@ -179,13 +179,7 @@ export class ZoneFeaturesService {
 
   /** The one depth of the quantization (the profile's `depth`). */
   private depth(grid: Dggrs, zoneId: string, text: string | undefined): number {
-    let depths: number[];
-    try {
-      depths = text === undefined || text.trim() === '' ? [grid.defaultDepth] : parseZoneDepth(text);
-    } catch (e) {
-      if (e instanceof InvalidZoneDepthError) throw new ValidationError('Invalid query parameter', e.message);
-      throw e;
-    }
+    const depths = zoneDepthParam(grid, text);
     if (depths.length !== 1) throw new InvalidRequestError('One zone-depth', 'DGGS-JSON-FG quantizes to the sub-zones of one depth: give zone-depth a single value, like 5.');
     const depth = depths[0]!;
     const most = Math.min(grid.maxRelativeDepth, grid.maxRefinementLevel - grid.zoneLevel(zoneId));

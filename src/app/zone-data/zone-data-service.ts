@@ -5,7 +5,7 @@ import { outlineToGeoJson } from '../../domain/geometry/rfc7946.js';
 import { assertEvaluable, matchesFilter, UnsupportedFilterError } from '../../domain/features/cql2-evaluate.js';
 import { spatialVertices } from '../../domain/features/spatial-cost.js';
 import { joinZoneData } from '../../domain/zone-data-join.js';
-import { InvalidZoneDepthError, parseZoneDepth } from '../../domain/zone-depth.js';
+import { zoneDepthParam } from '../zone-depth-param.js';
 import { InvalidDatetimeError, parseDatetime, type TimeInterval } from '../../domain/time-interval.js';
 import { remoteReads } from '../../domain/remote-reads.js';
 import { Cql2SyntaxError, parseCql2Json, properties as filterProperties, type Expr } from '../../domain/cql2/index.js';
@@ -429,13 +429,7 @@ export class ZoneDataService {
   }
 
   private depths(grid: Dggrs, zoneId: string, text: string | undefined): number[] {
-    let depths: number[];
-    try {
-      depths = text === undefined || text.trim() === '' ? [grid.defaultDepth] : parseZoneDepth(text);
-    } catch (err) {
-      if (err instanceof InvalidZoneDepthError) throw new ValidationError('Invalid query parameter', err.message);
-      throw err;
-    }
+    const depths = zoneDepthParam(grid, text);
     const deepest = depths[depths.length - 1]!;
     if (deepest > grid.maxRelativeDepth) {
       throw new ValidationError('zone-depth too deep', `${grid.id} serves zone data down to a relative depth of ${grid.maxRelativeDepth} (max_relative_depth); asked ${deepest}.`);
