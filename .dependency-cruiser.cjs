@@ -37,6 +37,20 @@ module.exports = {
       to: { path: '^src/(adapters|app|http)/' },
     },
     {
+      name: 'driven-adapters-do-not-know-the-core',
+      comment: 'Driven adapters implement ports and never import use cases or the composition root: what both sides need lives in src/ports (contracts, kinds) or src/domain (pure code).',
+      severity: 'error',
+      from: { path: '^src/adapters/' },
+      to: { path: '^src/app/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import cycle in src: a cycle means two modules are one, or a shared piece wants a module of its own.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
       name: 'driven-adapters-do-not-know-http',
       comment: 'The HTTP side drives the use cases; no driven adapter imports it.',
       severity: 'error',

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DuckDbLake } from '../src/adapters/lake/duckdb-lake.js';
-import { LakeZoneDataSource } from '../src/adapters/lake/lake-zone-data-source.js';
+import { LakeZoneDataSource } from '../src/app/zone-data/lake-zone-data-source.js';
 import { ZoneBinningPool } from '../src/adapters/lake/zone-binning-pool.js';
 import { writeZoneColumns } from '../src/adapters/lake/zone-columns-writer.js';
 import { configSchema } from '../src/app/config/config-schema.js';

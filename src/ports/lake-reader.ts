@@ -166,6 +166,14 @@ export class LakeNotFoundError extends Error {
   override readonly name = 'LakeNotFoundError';
 }
 
+/** What `work` gives, or undefined when the collection has no files yet (every lake reads that as no queryables). */
+export function unlessNoFiles<T>(work: Promise<T>): Promise<T | undefined> {
+  return work.catch((e: unknown) => {
+    if (e instanceof LakeNotFoundError) return undefined;
+    throw e;
+  });
+}
+
 /** A request the lake cannot answer as asked (unknown column, unusable filter); `hint` says how to fix it. */
 export class LakeQueryError extends Error {
   override readonly name = 'LakeQueryError';

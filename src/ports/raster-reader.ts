@@ -3,6 +3,19 @@ import type { PixelGrid } from '../domain/aggregation/pixel-grid.js';
 
 export type { PixelGrid } from '../domain/aggregation/pixel-grid.js';
 
+/** The raster formats the readers know. */
+export type RasterFormat = 'geotiff' | 'pmtiles';
+
+/**
+ * The format a raster href names by its extension (query and fragment ignored); GeoTIFF unless it
+ * says PMTiles. On the port because both sides read it: the reader picks its decoder by it, the
+ * zone-data use case names the source's media type by it.
+ */
+export function formatOfHref(href: string): RasterFormat {
+  const pathPart = href.split(/[?#]/, 1)[0]!;
+  return /\.pmtiles$/i.test(pathPart) ? 'pmtiles' : 'geotiff';
+}
+
 /** What is known about a raster once its header is read. */
 export interface RasterInfo {
   href: string;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Collection } from '../../src/domain/collection.js';
 import type { FeatureQuery, FeatureScanReport, FeatureSource, RemoteFeature } from '../../src/ports/feature-source.js';
-import { FeaturesZoneDataSource } from '../../src/adapters/features/features-zone-data-source.js';
+import { FeaturesZoneDataSource } from '../../src/app/zone-data/features-zone-data-source.js';
 import { GRID_FACTORIES } from '../../src/adapters/grids/catalog.js';
 import { parseCql2Text } from '../../src/domain/cql2/index.js';
 import { parseDatetime } from '../../src/domain/time-interval.js';

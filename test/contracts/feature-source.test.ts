@@ -12,7 +12,7 @@ import { AppError } from '../../src/ports/errors.js';
 import { parseCql2Json, parseCql2Text } from '../../src/domain/cql2/index.js';
 import { remoteReads } from '../../src/domain/remote-reads.js';
 import { loopHolds } from '../support/loop-holds.js';
-import { InFlightBytesBudget } from '../../src/app/in-flight-bytes.js';
+import { InFlightBytesBudget } from '../../src/app/zone-data/in-flight-bytes.js';
 import { httpStatus } from '../support/http-status.js';
 
 // MapServer 8's run of this contract is in test/clients/mapserver.test.ts (npm run test:clients).

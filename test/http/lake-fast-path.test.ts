@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { DuckDbLake } from '../../src/adapters/lake/duckdb-lake.js';
-import { LakeZoneDataSource } from '../../src/adapters/lake/lake-zone-data-source.js';
+import { LakeZoneDataSource } from '../../src/app/zone-data/lake-zone-data-source.js';
 import { ZoneBinningPool } from '../../src/adapters/lake/zone-binning-pool.js';
 import { writeZoneColumns } from '../../src/adapters/lake/zone-columns-writer.js';
 import { zoneKeyColumnName } from '../../src/adapters/lake/zone-key-columns.js';

@@ -10,7 +10,7 @@ import { representativePoint } from '../../src/domain/geometry/representative-po
 import { TOKENS } from '../../src/app/tokens.js';
 import { subZonesBox } from '../../src/domain/aggregation/sub-zones-box.js';
 import { runToEnd } from '../../src/domain/dggrs/dggrs.js';
-import type { ZoneDataService } from '../../src/app/use-cases/zone-data-service.js';
+import type { ZoneDataService } from '../../src/app/zone-data/zone-data-service.js';
 
 type Json = Record<string, any>;
 

@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { GRID_FACTORIES } from '../../src/adapters/grids/catalog.js';
 import { TOKENS } from '../../src/app/tokens.js';
 import { AppError } from '../../src/ports/errors.js';
-import type { ZoneDataService } from '../../src/app/use-cases/zone-data-service.js';
+import type { ZoneDataService } from '../../src/app/zone-data/zone-data-service.js';
 import { httpStatus } from '../support/http-status.js';
 
 /**

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { InFlightBytesBudget } from '../../src/app/in-flight-bytes.js';
-import { ServiceBusyError } from '../../src/app/work-budget.js';
+import { InFlightBytesBudget } from '../../src/app/zone-data/in-flight-bytes.js';
+import { ServiceBusyError } from '../../src/app/zone-data/work-budget.js';
 import { httpStatus } from '../support/http-status.js';
 
 describe('InFlightBytesBudget', () => {

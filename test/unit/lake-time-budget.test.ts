@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { LakeTimeBudget, LakeTimeBudgetError } from '../../src/app/lake-time-budget.js';
+import { LakeTimeBudget, LakeTimeBudgetError } from '../../src/app/items/lake-time-budget.js';
 import { httpStatus } from '../support/http-status.js';
 
 /** Work that ends only when its signal aborts, rejecting with the reason (as the lake readers do). */

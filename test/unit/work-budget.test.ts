@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ServiceBusyError, WorkBudget } from '../../src/app/work-budget.js';
+import { ServiceBusyError, WorkBudget } from '../../src/app/zone-data/work-budget.js';
 import { httpStatus } from '../support/http-status.js';
 
 /** A piece of work that runs until `finish` is called, recording when it started. */

@@ -33,7 +33,7 @@ import type { FeatureQuery, FeatureScanReport, FeatureSource, RemoteFeature } fr
 import type { RemoteHttp, RemoteResponse } from '../../ports/remote-http.js';
 import { InvalidRequestError, ValidationError } from '../../ports/errors.js';
 import { backendLabel, backendStatus, badPayload, remoteFault } from '../../ports/remote-faults.js';
-import { takeTurn, turnDue } from '../../app/run-stepped.js';
+import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import { fieldsFromSample, fieldsFromSchema, type SchemaFields } from './queryables.js';
 
 export interface FeaturePagingLimits {

@@ -28,9 +28,10 @@
 import { children, isBooleanValued, properties, type Expr, type SpatialOp, type TemporalOp } from '../../domain/cql2/index.js';
 import { likeMatcher, literalLikeMatcher, type LikeFolds } from '../../domain/cql2/like.js';
 import { bboxToGeometry, envelope, type Envelope, type Geometry } from '../../domain/geometry/geojson.js';
-import { spatialRelation, type SpatialRelation } from '../../domain/geometry/relate.js';
+import { spatialRelation } from '../../domain/geometry/relate.js';
 import { decodeWkb, WkbError } from '../../domain/geometry/wkb.js';
 import type { QueryableKind } from '../../domain/lake/lake-columns.js';
+import { SPATIAL_RELATION } from '../../domain/cql2/spatial-relation.js';
 
 /** The queryables: name -> kind (the DuckDB translator's column types). */
 export type FilterColumns = Readonly<Record<string, { kind: QueryableKind; element?: QueryableKind; covering?: Record<'xmin' | 'ymin' | 'xmax' | 'ymax', string[]>; float?: boolean }>>;
@@ -75,17 +76,6 @@ interface Val {
 
 const KIND_TYPE: Record<QueryableKind, T> = { string: 'str', number: 'num', integer: 'num', boolean: 'bool', datetime: 'time', date: 'time', geometry: 'geom', array: 'arr' };
 const TYPE_NAME: Record<T, string> = { num: 'a number', str: 'a string', bool: 'a boolean', time: 'a timestamp or date', arr: 'an array', geom: 'a geometry', null: 'NULL' };
-
-const SPATIAL_RELATION: Record<SpatialOp, SpatialRelation> = {
-  s_intersects: 'intersects',
-  s_disjoint: 'disjoint',
-  s_equals: 'equals',
-  s_within: 'within',
-  s_contains: 'contains',
-  s_touches: 'touches',
-  s_overlaps: 'overlaps',
-  s_crosses: 'crosses',
-};
 
 /** Microseconds of a CQL2 timestamp literal (`YYYY-MM-DDTHH:MM:SS[.f]Z`), at DuckDB's precision. */
 export function timestampMicros(text: string): number {

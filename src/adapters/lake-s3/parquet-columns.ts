@@ -113,23 +113,18 @@ function typeOf(node: SchemaTree): { type: string; codec: Codec } {
     case 'INTERVAL':
       return { type: 'INTERVAL', codec: { kind: 'other' } };
   }
-  switch (e.type) {
-    case 'BOOLEAN':
-      return { type: 'BOOLEAN', codec: { kind: 'boolean' } };
-    case 'INT32':
-      return { type: 'INTEGER', codec: { kind: 'integer' } };
-    case 'INT64':
-      return { type: 'BIGINT', codec: { kind: 'integer' } };
-    case 'INT96':
-      return { type: 'TIMESTAMP', codec: { kind: 'timestamp' } };
-    case 'FLOAT':
-      return { type: 'FLOAT', codec: { kind: 'float' } };
-    case 'DOUBLE':
-      return { type: 'DOUBLE', codec: { kind: 'float' } };
-    default:
-      return { type: 'BLOB', codec: { kind: 'blob' } };
-  }
+  return PHYSICAL.get(e.type) ?? { type: 'BLOB', codec: { kind: 'blob' } };
 }
+
+/** DuckDB's type and the decoding of each physical type that has no logical or converted type; any other is a BLOB. */
+const PHYSICAL: ReadonlyMap<string | undefined, { type: string; codec: Codec }> = new Map([
+  ['BOOLEAN', { type: 'BOOLEAN', codec: { kind: 'boolean' } }],
+  ['INT32', { type: 'INTEGER', codec: { kind: 'integer' } }],
+  ['INT64', { type: 'BIGINT', codec: { kind: 'integer' } }],
+  ['INT96', { type: 'TIMESTAMP', codec: { kind: 'timestamp' } }],
+  ['FLOAT', { type: 'FLOAT', codec: { kind: 'float' } }],
+  ['DOUBLE', { type: 'DOUBLE', codec: { kind: 'float' } }],
+]);
 
 const text = new TextDecoder();
 

@@ -24,16 +24,16 @@
  * A request's `signal` aborts its reads in flight (and those read ahead) and stops testing and
  * streaming at the next row group or slice; the request rejects with the signal's reason.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parquetMetadata, parquetRead, parquetSchema, type AsyncBuffer, type FileMetaData, type RowGroup } from 'hyparquet';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
-import { byLakePath, consistentGeo, coveringOf, fieldMeta, geoMetadataJson, isLakeDataPath, LAKE_ID, queryableKind, type GeoMetadata } from '../../domain/lake/lake-columns.js';
+import { byLakePath, consistentGeo, coveringOf, fieldMeta, geoMetadataJson, isLakeDataPath, LAKE_ID, lakeFields, queryableKind, type GeoMetadata } from '../../domain/lake/lake-columns.js';
 import { envelope } from '../../domain/geometry/geojson.js';
 import { decodeWkb } from '../../domain/geometry/wkb.js';
 import {
   LakeNotFoundError,
   LakeQueryError,
   rowFilterExpr,
+  unlessNoFiles,
   type LakeChunk,
   type LakeDataset,
   type LakePage,
@@ -45,6 +45,7 @@ import {
   type LakeWork,
   type RowFilter,
 } from '../../ports/lake-reader.js';
+import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import { ByteLru } from '../../domain/byte-lru.js';
 import { compileFilter, FilterCompileError, type ColumnStats, type CompiledFilter, type FilterColumns, type RowBatch } from './compiled-filter.js';
 import { columnSchema, evalValue, READ_OPTIONS, toLakeValue, type Codec, type ColumnSchema } from './parquet-columns.js';
@@ -77,7 +78,6 @@ export const S3_LAKE_DEFAULTS: S3LakeLimits = {
 
 /** Rows per chunk handed to a scan's consumer (DuckDB's vector size). */
 const CHUNK_ROWS = 2048;
-const SLICE_MS = 10;
 /** Row groups read ahead of the one being tested or streamed. */
 const READ_AHEAD = 4;
 /** Directory levels below `data/` that are read (as the DuckDB lake's walk). */
@@ -148,17 +148,8 @@ export class S3ParquetLake implements LakeReader {
   }
 
   async fields(collection: Collection): Promise<Record<string, FieldMeta>> {
-    const d = await this.described(collection, new ByteBudget(this.limits.maxRequestBytes)).catch((e: unknown) => {
-      if (e instanceof LakeNotFoundError) return undefined; // no files yet: no queryables
-      throw e;
-    });
-    if (!d) return {};
-    const out: Record<string, FieldMeta> = {};
-    for (const c of d.columns) {
-      const meta = fieldMeta(c, d.dataset.geometryColumn, d.geo);
-      if (meta) out[c.name] = meta;
-    }
-    return out;
+    const d = await unlessNoFiles(this.described(collection, new ByteBudget(this.limits.maxRequestBytes)));
+    return d ? lakeFields(d.columns, d.dataset.geometryColumn, d.geo) : {};
   }
 
   private keyPrefix(id: string): string {
@@ -435,7 +426,6 @@ export class S3ParquetLake implements LakeReader {
     const at: { group: GroupRef; rows: number[] }[] = [];
     const end = req.offset + req.limit;
     let matched = 0;
-    const slice = new TimeSlice(req.signal);
     for await (const [g, raw] of ahead(groups, (g) => this.readGroup(g, filter.columns, budget, req.signal))) {
       req.signal?.throwIfAborted();
       const batch = this.evalBatch(d, raw, filter.columns);
@@ -450,7 +440,7 @@ export class S3ParquetLake implements LakeReader {
         if ((i & 1023) === 0 || filter.exactTests !== exact) {
           exact = filter.exactTests;
           this.checkExactTests(filter);
-          if (slice.spent()) await slice.rest();
+          if (turnDue()) await takeTurn(req.signal);
         }
       }
       this.checkExactTests(filter);
@@ -504,7 +494,6 @@ export class S3ParquetLake implements LakeReader {
     const read = [...new Set([...req.columns, ...(filter?.columns ?? []), ...(box && g ? [g] : [])])];
     this.checkBytes(budget, this.bytesOf(groups, read));
     const codecs = req.columns.map((c) => d.byName.get(c)!.codec);
-    const slice = new TimeSlice(req.signal);
     for await (const [group, raw] of ahead(groups, (g) => this.readGroup(g, read, budget, req.signal))) {
       req.signal?.throwIfAborted();
       const batch = filter ? this.evalBatch(d, raw, filter.columns) : undefined;
@@ -520,7 +509,7 @@ export class S3ParquetLake implements LakeReader {
         const size = keep.length;
         keep = [];
         await onChunk({ size, columns });
-        if (slice.spent()) await slice.rest();
+        if (turnDue()) await takeTurn(req.signal);
       };
       let exact = filter?.exactTests;
       for (let i = 0; i < group.rows; i++) {
@@ -529,7 +518,7 @@ export class S3ParquetLake implements LakeReader {
         if ((i & 1023) === 0 || filter?.exactTests !== exact) {
           exact = filter?.exactTests;
           if (filter) this.checkExactTests(filter);
-          if (slice.spent()) await slice.rest();
+          if (turnDue()) await takeTurn(req.signal);
         }
         if (keep.length >= CHUNK_ROWS) await flush();
       }
@@ -644,16 +633,3 @@ function envelopeMeets(bytes: Uint8Array | null, [w, s, e, n]: [number, number, 
   return w <= e ? meets(w, e) : meets(w, 180) || meets(-180, e);
 }
 
-/** Lets other requests run once JS work has held the event loop for a slice; the rest throws the signal's reason once the work is no longer wanted. */
-class TimeSlice {
-  private start = performance.now();
-  constructor(private readonly signal?: AbortSignal) {}
-  spent(): boolean {
-    return performance.now() - this.start >= SLICE_MS;
-  }
-  async rest(): Promise<void> {
-    await nextTurn();
-    this.signal?.throwIfAborted();
-    this.start = performance.now();
-  }
-}

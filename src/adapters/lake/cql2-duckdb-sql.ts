@@ -30,9 +30,10 @@
 import { children, isBooleanValued, properties, type Expr, type SpatialOp, type TemporalOp } from '../../domain/cql2/ast.js';
 import { likeLiteral, likeRegex } from '../../domain/cql2/like.js';
 import { bboxToGeometry, envelope, type Envelope, type Geometry } from '../../domain/geometry/geojson.js';
-import { spatialRelation, type SpatialRelation } from '../../domain/geometry/relate.js';
+import { spatialRelation } from '../../domain/geometry/relate.js';
 import { decodeWkb, WkbError } from '../../domain/geometry/wkb.js';
 import { toWkt } from '../../domain/geometry/wkt.js';
+import { SPATIAL_RELATION } from '../../domain/cql2/spatial-relation.js';
 import { pointBoxSql, rectangles } from './point-box-sql.js';
 import {
   Cql2TranslationError,
@@ -72,17 +73,6 @@ const TEMPORAL_SQL: Record<TemporalOp, (a: [string, string], b: [string, string]
   t_overlaps: ([as, ae], [bs, be]) => `${as} < ${bs} AND ${ae} > ${bs} AND ${ae} < ${be}`,
   t_startedBy: ([as, ae], [bs, be]) => `${as} = ${bs} AND ${ae} > ${be}`,
   t_starts: ([as, ae], [bs, be]) => `${as} = ${bs} AND ${ae} < ${be}`,
-};
-
-const SPATIAL_RELATION: Record<SpatialOp, SpatialRelation> = {
-  s_intersects: 'intersects',
-  s_disjoint: 'disjoint',
-  s_equals: 'equals',
-  s_within: 'within',
-  s_contains: 'contains',
-  s_touches: 'touches',
-  s_overlaps: 'overlaps',
-  s_crosses: 'crosses',
 };
 
 /** A predicate between a point and boxes, by where the point lies (never on an edge: such rows are left undecided). */

@@ -29,13 +29,13 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DuckDBBlobVector, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBDataChunk, type DuckDBValue } from '@duckdb/node-api';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
 import {
   LakeNotFoundError,
   LakeQueryError,
   rowFilterExpr,
+  unlessNoFiles,
   type LakeChunk,
   type LakeDataset,
   type LakePage,
@@ -50,23 +50,18 @@ import {
   type RowFilter,
   type ZoneKeyStatsRequest,
 } from '../../ports/lake-reader.js';
+import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import type { KeyedZoneStats } from '../../domain/aggregation/zone-points.js';
 import { findParquetFiles, realRoot, UnsafeLakePathError, type FoundFile } from './lake-files.js';
-import { cql2Columns, fieldMeta, isGeometryType, type ColumnType, type GeoMetadata } from './lake-schema.js';
+import { consistentGeo, geoMetadataJson, lakeFields } from '../../domain/lake/lake-columns.js';
+import { cql2Columns, fieldMeta, isGeometryType, type ColumnType, type Described, type GeoMetadata } from './lake-schema.js';
+import { q, sqlString } from './duckdb-sql-text.js';
 import { toLakeValue } from './lake-values.js';
 import { numberOrNaNSql, numberSql, pointColumnCount, PointReader, pointSelect, pointSource, readNumbers, type PointSource } from './point-columns.js';
 import { parseZoneColumns, ZONE_COLUMNS_KEY, type ZoneKeyColumn } from './zone-key-columns.js';
 import { FairSlots } from './fair-slots.js';
 import { toDuckDbSql, Cql2TranslationError, Cql2UnknownPropertyError, type Cql2Columns, type Cql2DuckDbFilter, type Cql2Residual } from './cql2-duckdb-sql.js';
 
-/** Everything known about one collection's files right now. */
-export interface Described {
-  dataset: LakeDataset;
-  found: FoundFile[];
-  types: ColumnType[];
-  cql2: Cql2Columns;
-  geo?: GeoMetadata;
-}
 
 interface FileMeta {
   key: string;
@@ -103,8 +98,6 @@ interface FileMatch {
 
 /** Rows whose exact geometry test runs in JS, at most, per request (see the class comment). */
 export const MAX_RESIDUAL_ROWS = 100_000;
-/** JS work between two turns of the event loop. */
-const SLICE_MS = 10;
 const DEFAULT_STREAM_BUFFER_BYTES = 16 * 1024 * 1024;
 /** Point scans at once (each may hold its stream buffer); more wait their turn. */
 const SCAN_CONNECTIONS = 4;
@@ -127,8 +120,6 @@ const METADATA: LakeWork = { workClass: 'metadata' };
 const POINT_BATCH_ROWS = 16_384;
 
 const READ_OPTS = `union_by_name = true, hive_partitioning = false, filename = '__lake_file', file_row_number = true`;
-export const q = (name: string): string => `"${name.replaceAll('"', '""')}"`;
-const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`;
 
 /** Positional parameters after the CQL2 translator's `$1..$n`. */
 export class Params {
@@ -256,19 +247,9 @@ export class DuckDbLake implements LakeReader {
   }
 
   async fields(collection: Collection): Promise<Record<string, FieldMeta>> {
-    const d = await this.described(collection).catch((e: unknown) => {
-      if (e instanceof LakeNotFoundError) return undefined; // no files yet: no queryables
-      throw e;
-    });
-    if (!d) return {};
-    const out: Record<string, FieldMeta> = {};
-    const zoneColumns = this.zoneColumnNames(d);
-    for (const c of d.types) {
-      if (zoneColumns.has(c.name)) continue; // an index of the rows, like the bbox covering: not a field
-      const meta = fieldMeta(c, d.dataset.geometryColumn, d.geo);
-      if (meta) out[c.name] = meta;
-    }
-    return out;
+    const d = await unlessNoFiles(this.described(collection));
+    // Zone-key columns are an index of the rows, like the bbox covering: not fields.
+    return d ? lakeFields(d.types, d.dataset.geometryColumn, d.geo, this.zoneColumnNames(d)) : {};
   }
 
   async described(collection: Collection): Promise<Described> {
@@ -417,7 +398,6 @@ export class DuckDbLake implements LakeReader {
     const result = await this.query(c, work, () => c.stream(sql, p.values));
     const names = result.columnNames();
     const out = new Map<string, number[]>();
-    const slice = new TimeSlice(work.signal);
     const fetch = () => this.query(c, work, () => result.fetchChunk());
     for (let chunk = await fetch(); chunk && chunk.rowCount > 0; chunk = await fetch()) {
       const [fileIndex, rowNumber] = [chunk.getColumnVector(0), chunk.getColumnVector(1)];
@@ -429,7 +409,7 @@ export class DuckDbLake implements LakeReader {
           if (!list) out.set(f, (list = []));
           list.push(Number(rowNumber.getItem(i)));
         }
-        if (slice.spent()) await slice.rest();
+        if (turnDue()) await takeTurn(work.signal);
       }
     }
     for (const list of out.values()) list.sort((a, b) => a - b);
@@ -542,14 +522,8 @@ export class DuckDbLake implements LakeReader {
    */
   async scanDescribed(d: Described, req: LakeScanRequest, filter: Cql2DuckDbFilter | undefined, onChunk: (chunk: LakeChunk) => void | Promise<void>): Promise<void> {
     const select = this.selectList(d, req.columns, 'wkb');
-    const p = new Params(filter?.params ?? []);
-    const files = p.add(listValue(d.found.map((f) => f.absolute)));
-    const where: string[] = [];
-    if (filter) where.push(`(${filter.sql})`);
-    if (req.bbox) where.push(this.envelopeSql(d, req.bbox, p));
+    const { p, from, extra } = this.scanFrom(d, filter, req.bbox);
     const residual = filter?.residual;
-    const extra = residual ? [`${residual.undecided} AS __undecided`, ...residual.columns.map((x) => `${x.sql} AS ${x.alias}`)] : [];
-    const from = `FROM read_parquet(${files}, ${READ_OPTS})${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     await this.withConnection(async (c) => {
       if (residual) {
         const [[n]] = (await this.query(c, req, () => c.runAndReadAll(`SELECT count(*) ${from} AND ${residual.undecided}`, p.values))).getRows() as [[bigint]];
@@ -557,7 +531,6 @@ export class DuckDbLake implements LakeReader {
       }
       const result = await this.query(c, req, () => c.stream(`SELECT ${[...select, ...extra].join(', ')} ${from}`, p.values));
       const names = result.columnNames();
-      const slice = new TimeSlice(req.signal);
       const fetch = () => this.query(c, req, () => result.fetchChunk());
       for (let chunk = await fetch(); chunk && chunk.rowCount > 0; chunk = await fetch()) {
         const raw = chunk.getColumns();
@@ -568,7 +541,7 @@ export class DuckDbLake implements LakeReader {
           const read = residualReader(chunk, names, select.length + 1);
           for (let i = 0; i < chunk.rowCount; i++) {
             if (open[i] !== true || residual.test(read(i))) keep.push(i);
-            if (slice.spent()) await slice.rest();
+            if (turnDue()) await takeTurn(req.signal);
           }
         }
         const columns: Record<string, LakeValue[]> = {};
@@ -577,9 +550,25 @@ export class DuckDbLake implements LakeReader {
           columns[col] = keep ? keep.map((i) => toLakeValue(values[i]!)) : values.map(toLakeValue);
         });
         await onChunk({ size: keep ? keep.length : chunk.rowCount, columns });
-        if (slice.spent()) await slice.rest();
+        if (turnDue()) await takeTurn(req.signal);
       }
     });
+  }
+
+  /**
+   * What a streamed scan reads: the FROM clause over the collection's files, narrowed by the
+   * filter's SQL and the bbox prefilter (`filtered`: it has a WHERE), its parameters, and the
+   * select items the filter's residual test needs.
+   */
+  private scanFrom(d: Described, filter: Cql2DuckDbFilter | undefined, bbox: [number, number, number, number] | undefined): { p: Params; from: string; filtered: boolean; extra: string[] } {
+    const p = new Params(filter?.params ?? []);
+    const files = p.add(listValue(d.found.map((f) => f.absolute)));
+    const where: string[] = [];
+    if (filter) where.push(`(${filter.sql})`);
+    if (bbox) where.push(this.envelopeSql(d, bbox, p));
+    const residual = filter?.residual;
+    const extra = residual ? [`${residual.undecided} AS __undecided`, ...residual.columns.map((x) => `${x.sql} AS ${x.alias}`)] : [];
+    return { p, from: `FROM read_parquet(${files}, ${READ_OPTS})${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, filtered: where.length > 0, extra };
   }
 
   /**
@@ -591,21 +580,15 @@ export class DuckDbLake implements LakeReader {
     if (!d.dataset.geometryColumn) throw new LakeQueryError('Invalid parameter', 'Aggregating rows by zone needs a geometry column, and this collection has none.');
     const filter = this.filterOf(d, { ...(req.datetime ? { datetime: req.datetime } : {}), ...(req.filter ? { filter: req.filter } : {}) });
     const src = this.pointSourceOf(d);
-    const p = new Params(filter?.params ?? []);
-    const files = p.add(listValue(d.found.map((f) => f.absolute)));
-    const where: string[] = [];
-    if (filter) where.push(`(${filter.sql})`);
-    if (req.bbox) where.push(this.envelopeSql(d, req.bbox, p));
+    const { p, from, filtered, extra } = this.scanFrom(d, filter, req.bbox);
     const residual = filter?.residual;
     const points = pointSelect(src);
     const numbers = req.fields.map((f, i) => `${numberOrNaNSql(f, this.columnType(d, f))} AS __v${i}`);
-    const extra = residual ? [`${residual.undecided} AS __undecided`, ...residual.columns.map((x) => `${x.sql} AS ${x.alias}`)] : [];
-    const from = `FROM read_parquet(${files}, ${READ_OPTS})${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     const first = pointColumnCount(src);
     const open = first + numbers.length;
     await this.withScanConnection(req, async (c) => {
       if (residual) {
-        const [[n]] = (await this.query(c, req, () => c.runAndReadAll(`SELECT count(*) ${from}${where.length ? ' AND' : ' WHERE'} ${residual.undecided}`, p.values))).getRows() as [[bigint]];
+        const [[n]] = (await this.query(c, req, () => c.runAndReadAll(`SELECT count(*) ${from}${filtered ? ' AND' : ' WHERE'} ${residual.undecided}`, p.values))).getRows() as [[bigint]];
         this.checkResidualBound(Number(n));
       }
       const result = await this.query(c, req, () => c.stream(`SELECT ${[...points, ...numbers, ...extra].join(', ')} ${from}`, p.values));
@@ -613,7 +596,6 @@ export class DuckDbLake implements LakeReader {
       const reader = new PointReader(src);
       const fresh = (rows: number): PointBatch => ({ size: 0, x: new Float64Array(rows), y: new Float64Array(rows), values: req.fields.map(() => new Float64Array(rows)) });
       let batch = fresh(POINT_BATCH_ROWS);
-      const slice = new TimeSlice(req.signal);
       const fetch = () => {
         const chunk = this.query(c, req, () => result.fetchChunk());
         chunk.catch(() => undefined); // awaited in turn; an abort may reject it while the caller bins the last batch
@@ -632,7 +614,7 @@ export class DuckDbLake implements LakeReader {
             const read = residualReader(chunk, names, open + 1);
             for (let i = 0; i < chunk.rowCount; i++) {
               if (undecided.getItem(i) !== true || residual.test(read(i))) rows.push(i);
-              if (slice.spent()) await slice.rest();
+              if (turnDue()) await takeTurn(req.signal);
             }
           }
           const n = rows ? rows.length : chunk.rowCount;
@@ -643,7 +625,7 @@ export class DuckDbLake implements LakeReader {
           reader.read(chunk, rows, batch.x, batch.y, batch.size);
           readNumbers(chunk, first, rows, batch.values, batch.size);
           batch.size += n;
-          if (slice.spent()) await slice.rest();
+          if (turnDue()) await takeTurn(req.signal);
         }
         if (batch.size > 0) await onBatch(batch);
       } finally {
@@ -788,47 +770,4 @@ function leafTypesByFile(rows: DuckDBValue[][]): Map<string, Map<string, string>
     } else out.get(f)!.set([...state.path, String(name)].join('.'), String(type));
   }
   return out;
-}
-
-/**
- * Lets other requests run once JS work has held the event loop for a slice: `if (s.spent()) await
- * s.rest()`; the rest throws the signal's reason once the work is no longer wanted.
- */
-class TimeSlice {
-  private start = performance.now();
-  constructor(private readonly signal?: AbortSignal) {}
-  spent(): boolean {
-    return performance.now() - this.start >= SLICE_MS;
-  }
-  async rest(): Promise<void> {
-    await nextTurn();
-    this.signal?.throwIfAborted();
-    this.start = performance.now();
-  }
-}
-
-const GEOMETRY_TYPES = /^(Point|LineString|Polygon|MultiPoint|MultiLineString|MultiPolygon|GeometryCollection)( Z)?$/;
-
-/** GeoParquet 1.1 metadata for a page: WKB, CRS84 (the default when `crs` is absent), the source's geometry types. */
-export function geoMetadataJson(column: string, source: GeoMetadata | undefined): string {
-  const types = (source?.columns?.[column]?.geometry_types ?? []).filter((t) => GEOMETRY_TYPES.test(t));
-  return JSON.stringify({ version: '1.1.0', primary_column: column, columns: { [column]: { encoding: 'WKB', geometry_types: types } } });
-}
-
-/**
- * The lake's GeoParquet metadata: the first file's, with the bbox covering kept only when every
- * file declares it (a file without the covering column reads NULL there, and a covering filter
- * would silently drop its rows).
- */
-function consistentGeo(all: (GeoMetadata | undefined)[]): GeoMetadata | undefined {
-  const first = all.find((g) => g !== undefined);
-  if (!first?.columns) return first;
-  const columns: NonNullable<GeoMetadata['columns']> = {};
-  for (const [name, col] of Object.entries(first.columns)) {
-    const same = JSON.stringify(col.covering?.bbox);
-    const everywhere = col.covering?.bbox && all.every((g) => JSON.stringify(g?.columns?.[name]?.covering?.bbox) === same);
-    const { covering: _dropped, ...rest } = col;
-    columns[name] = everywhere ? col : rest;
-  }
-  return { ...first, columns };
 }

@@ -5,8 +5,19 @@
  */
 import { coveringOf, isGeometryType, queryableKind, type ColumnType, type GeoMetadata } from '../../domain/lake/lake-columns.js';
 import type { Cql2ColumnInfo, Cql2Columns } from './cql2-duckdb-types.js';
+import type { FoundFile } from './lake-files.js';
+import type { LakeDataset } from '../../ports/lake-reader.js';
 
 export { fieldMeta, isGeometryType, isNumericType, type ColumnType, type GeoMetadata } from '../../domain/lake/lake-columns.js';
+
+/** Everything known about one collection's files right now. */
+export interface Described {
+  dataset: LakeDataset;
+  found: FoundFile[];
+  types: ColumnType[];
+  cql2: Cql2Columns;
+  geo?: GeoMetadata;
+}
 
 /** The allow-list handed to the CQL2 translator; covering bbox columns let DuckDB prune row groups. */
 export function cql2Columns(columns: ColumnType[], geometryColumn: string | undefined, geo?: GeoMetadata): Cql2Columns {

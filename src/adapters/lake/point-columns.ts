@@ -3,7 +3,7 @@
  * read through DuckDB's column vectors as doubles, never as per-row values or objects.
  *
  * The point comes from the cheapest place that gives exactly what the row-by-row path computes
- * (`pointOf` below, the WKB decoded):
+ * (`pointOfWkb` in the domain's wkb-point.ts, the WKB decoded):
  * - a lake whose every file declares only Point geometries and a DOUBLE bbox covering: the
  *   covering's xmin/ymin (a point's bbox is the point), so the geometry column is not read;
  * - otherwise 2D WKB points (21 bytes, either byte order) have their x and y sliced out in SQL as
@@ -15,8 +15,8 @@
  */
 import { DuckDBBlobVector, type DuckDBDataChunk } from '@duckdb/node-api';
 import { WkbPointReader } from '../../domain/aggregation/wkb-point.js';
-import { q, type Described } from './duckdb-lake.js';
-import type { GeoMetadata } from './lake-schema.js';
+import { q } from './duckdb-sql-text.js';
+import type { Described, GeoMetadata } from './lake-schema.js';
 
 /** Where the points come from: covering column references, or the WKB expression. */
 export type PointSource = { kind: 'covering'; xmin: string; ymin: string; xmax: string; ymax: string } | { kind: 'wkb'; wkb: string };
@@ -80,14 +80,6 @@ export function numberSql(column: string, type: string): string {
 export const numberOrNaNSql = (column: string, type: string): string => `coalesce(${numberSql(column, type)}, 'NaN'::DOUBLE)`;
 
 const wkbPoints = new WkbPointReader();
-
-/**
- * A WKB geometry's representative point (the point, or the centroid of a line or polygon), read
- * from the bytes as the decoder would (wkb-point.ts); undefined for an empty or undecodable one.
- */
-export function pointOf(bytes: Uint8Array): [number, number] | undefined {
-  return wkbPoints.read(bytes) ? [wkbPoints.point[0]!, wkbPoints.point[1]!] : undefined;
-}
 
 /** Reads the points of a chunk's rows (the point columns start at column 0). */
 export class PointReader {

@@ -18,7 +18,7 @@ import { envelope } from '../../domain/geometry/geojson.js';
 import { representativePoint, wkbPointXY } from '../../domain/geometry/representative-point.js';
 import { findParquetFiles, realRoot, type FoundFile } from './lake-files.js';
 import { parseZoneColumns, ZONE_COLUMNS_KEY, zoneColumnsJson, zoneKeyColumnName, type ZoneKeyColumn } from './zone-key-columns.js';
-import { q } from './duckdb-lake.js';
+import { q, sqlString } from './duckdb-sql-text.js';
 import type { GeoMetadata } from './lake-schema.js';
 
 export interface ZoneColumnsJob {
@@ -37,7 +37,6 @@ export class ZoneColumnsError extends Error {
   override readonly name = 'ZoneColumnsError';
 }
 
-const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`;
 const COVERING = 'bbox';
 const BBOX_KEYS = ['xmin', 'ymin', 'xmax', 'ymax'] as const;
 

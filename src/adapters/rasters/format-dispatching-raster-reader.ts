@@ -1,12 +1,4 @@
-import type { RasterDataset, RasterReader } from '../../ports/raster-reader.js';
-
-export type RasterFormat = 'geotiff' | 'pmtiles';
-
-/** The format a raster href names by its extension (query and fragment ignored); GeoTIFF unless it says PMTiles. */
-export function formatOfHref(href: string): RasterFormat {
-  const pathPart = href.split(/[?#]/, 1)[0]!;
-  return /\.pmtiles$/i.test(pathPart) ? 'pmtiles' : 'geotiff';
-}
+import { formatOfHref, type RasterDataset, type RasterFormat, type RasterReader } from '../../ports/raster-reader.js';
 
 /**
  * One RasterReader over several formats, so the zone-data sources stay format-blind: each href

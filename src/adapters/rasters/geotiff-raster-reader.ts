@@ -1,16 +1,15 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BaseClient, BaseResponse, fromCustomClient, fromFile, type BlockedSourceOptions, type GeoTIFF, type GeoTIFFImage, type RemoteSourceOptions, type TypedArray } from 'geotiff';
 import { toProj4 } from 'geotiff-geokeys-to-proj4';
 import proj4 from 'proj4';
 import type { BBox } from '../../domain/dggrs/dggrs.js';
 import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowRequest } from '../../ports/raster-reader.js';
-import { AppError, InvalidRequestError, TooLargeError, UpstreamError } from '../../ports/errors.js';
-import { ByteBudget, GuardedRangeReader } from './guarded-http.js';
+import { InvalidRequestError, TooLargeError } from '../../ports/errors.js';
+import type { GuardedRangeReader } from './guarded-http.js';
+import { locateRaster, readFailure } from './raster-location.js';
 import { DatasetCache, trustedPolicy } from './dataset-cache.js';
 import { DecodedTileCache } from './decoded-tile-cache.js';
-import { checkUrl, type FetchPolicy } from './url-guard.js';
+import type { FetchPolicy } from './url-guard.js';
 import { checkWindow, DEFAULT_MAX_WINDOW_SAMPLES } from './window-bound.js';
 
 const WGS84 = '+proj=longlat +datum=WGS84 +no_defs';
@@ -50,20 +49,13 @@ export class GeoTiffRasterReader implements RasterReader {
   }
 
   private async load(href: string, policy: FetchPolicy, trusted: boolean): Promise<GeoTiffDataset> {
-    const isUrl = /^[a-z][a-z0-9+.-]*:/i.test(href) && !/^[a-z]:[\\/]/i.test(href);
     let remote: GuardedRangeReader | undefined;
     try {
       let tiff: GeoTIFF;
-      if (!isUrl) {
-        if (!trusted) throw new InvalidRequestError('Invalid raster URL', 'cog-url must be an absolute http(s) URL.');
-        tiff = await fromFile(path.resolve(this.cwd, href));
-      } else if (href.toLowerCase().startsWith('file:')) {
-        if (!trusted) await checkUrl(href, policy); // refuses unless the policy allows file:
-        tiff = await fromFile(fileURLToPath(href));
-      } else {
-        await checkUrl(href, policy); // refuse before any byte is fetched
-        // One client request is one untrusted open (never cached): its reads share one budget.
-        remote = new GuardedRangeReader(href, policy, trusted ? undefined : new ByteBudget(policy.maxRequestBytes ?? policy.maxBytes));
+      const at = await locateRaster(href, this.cwd, policy, trusted);
+      if (at.kind === 'file') tiff = await fromFile(at.path);
+      else {
+        remote = at.remote;
         // The typings omit the block options the function honours (it wraps the source in a BlockedSource).
         const blocks: BlockedSourceOptions = { blockSize: BLOCK_SIZE, cacheSize: CACHE_BLOCKS };
         tiff = await fromCustomClient(new GuardedClient(remote), blocks as RemoteSourceOptions);
@@ -72,23 +64,13 @@ export class GeoTiffRasterReader implements RasterReader {
       const tiles = trusted ? { cache: this.tiles, namespace: this.tiles.namespace() } : undefined;
       return await GeoTiffDataset.create(href, tiff, { trusted, remote, maxWindowSamples: this.maxWindowSamples, tiles });
     } catch (err) {
-      throw readFailure(err, remote, trusted);
+      throw readFailure(err, remote, trusted, ...UNREADABLE);
     }
   }
 }
 
-/**
- * What to throw for a failed open or read: the fetch's own refusal first (geotiff.js turns a
- * failed block into a bare "Request failed"), then any typed error, else the raster is unreadable:
- * 502 for a client's URL (the upstream sent something that is not a GeoTIFF), 400 for config.
- */
-function readFailure(err: unknown, remote: GuardedRangeReader | undefined, trusted: boolean): AppError {
-  if (remote?.failure) return remote.failure;
-  if (err instanceof AppError) return err;
-  const detail = (err as Error)?.message ?? String(err);
-  if (trusted) return new InvalidRequestError('Raster could not be read', `The collection raster is not a readable GeoTIFF: ${detail}`);
-  return new UpstreamError('Raster could not be read', `cog-url did not give a readable GeoTIFF: ${detail}`);
-}
+/** Why an open or read failed when the bytes are no GeoTIFF: of a collection's raster, of a client's. */
+const UNREADABLE = ['is not a readable GeoTIFF', 'did not give a readable GeoTIFF'] as const;
 
 /** geotiff.js client whose every request is a guarded range read. */
 class GuardedClient extends BaseClient {
@@ -273,7 +255,7 @@ class GeoTiffDataset implements RasterDataset {
       try {
         bands = await readChunked(level.image, [c0, r0, c1, r1], req.bands.map((b) => b - 1), this.options.maxWindowSamples);
       } catch (err) {
-        throw readFailure(err, this.options.remote, this.options.trusted);
+        throw readFailure(err, this.options.remote, this.options.trusted, ...UNREADABLE);
       }
     }
     return {

@@ -1,16 +1,15 @@
 import { open as openFile, type FileHandle } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import * as zlib from 'node:zlib';
 import { Compression, PMTiles, TileType, type Header, type RangeResponse, type Source } from 'pmtiles';
 import type { BBox } from '../../domain/dggrs/dggrs.js';
 import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowRequest } from '../../ports/raster-reader.js';
-import { AppError, InvalidRequestError, TooLargeError, UpstreamError } from '../../ports/errors.js';
-import { ByteBudget, GuardedRangeReader } from './guarded-http.js';
+import { AppError, InvalidRequestError, TooLargeError } from '../../ports/errors.js';
+import type { GuardedRangeReader } from './guarded-http.js';
+import { locateRaster, readFailure } from './raster-location.js';
 import { DatasetCache, trustedPolicy } from './dataset-cache.js';
 import { DecodedTileCache } from './decoded-tile-cache.js';
-import { checkUrl, type FetchPolicy } from './url-guard.js';
+import type { FetchPolicy } from './url-guard.js';
 import { checkWindow, DEFAULT_MAX_WINDOW_SAMPLES } from './window-bound.js';
 import { decodePng } from './png-decoder.js';
 import { decodeValues, parseValueEncoding, VALUE_ENCODINGS, type ValueEncoding } from './pmtiles-value-encoding.js';
@@ -62,20 +61,13 @@ export class PmtilesRasterReader implements RasterReader {
   }
 
   private async load(href: string, policy: FetchPolicy, trusted: boolean): Promise<PmtilesDataset> {
-    const isUrl = /^[a-z][a-z0-9+.-]*:/i.test(href) && !/^[a-z]:[\\/]/i.test(href);
     let source: Source & { close?: () => Promise<void> };
     let remote: GuardedRangeReader | undefined;
     try {
-      if (!isUrl) {
-        if (!trusted) throw new InvalidRequestError('Invalid raster URL', 'cog-url must be an absolute http(s) URL.');
-        source = new LocalFileSource(path.resolve(this.cwd, href));
-      } else if (href.toLowerCase().startsWith('file:')) {
-        if (!trusted) await checkUrl(href, policy); // refuses unless the policy allows file:
-        source = new LocalFileSource(fileURLToPath(href));
-      } else {
-        await checkUrl(href, policy); // refuse before any byte is fetched
-        // One client request is one untrusted open (never cached): its reads share one budget.
-        remote = new GuardedRangeReader(href, policy, trusted ? undefined : new ByteBudget(policy.maxRequestBytes ?? policy.maxBytes));
+      const at = await locateRaster(href, this.cwd, policy, trusted);
+      if (at.kind === 'file') source = new LocalFileSource(at.path);
+      else {
+        remote = at.remote;
         source = new GuardedSource(remote);
       }
       // A client's URL gets a cache of its own: its tiles never serve, nor evict, anyone else's.
@@ -95,19 +87,6 @@ interface DatasetContext {
   maxWindowSamples: number;
   /** Where this open's decoded tiles are kept, and its key prefix there. */
   tiles: { cache: DecodedTileCache; namespace: string };
-}
-
-/**
- * What to throw for a failed open or read: the fetch's own refusal first (the library may have
- * wrapped it), then any typed error, else the archive is unreadable: 502 for a client's URL (the
- * upstream sent something that is not a raster archive), 400 for config.
- */
-function readFailure(err: unknown, remote: GuardedRangeReader | undefined, trusted: boolean, what: string): AppError {
-  if (remote?.failure) return remote.failure;
-  if (err instanceof AppError) return err;
-  const detail = (err as Error)?.message ?? String(err);
-  if (trusted) return new InvalidRequestError('Raster could not be read', `The collection raster ${what}: ${detail}`);
-  return new UpstreamError('Raster could not be read', `cog-url ${what}: ${detail}`);
 }
 
 /** Range reads of a local file; the descriptor reopens if the dataset was closed while still cached. */

@@ -1,7 +1,7 @@
 import type { Container } from 'inversify';
 import { TOKENS } from '../tokens.js';
 import type { Config } from '../config/config-schema.js';
-import { ConfigCollectionCatalog, ConfigFieldSource } from '../config-collection-catalog.js';
+import { ConfigCollectionCatalog, ConfigFieldSource } from '../config/config-collection-catalog.js';
 import { CollectionsService } from '../collections/collections-service.js';
 import { ZonesService } from '../zones/zones-service.js';
 import { ZoneInfoService } from '../zones/zone-info.js';

@@ -1,7 +1,7 @@
 import type { Container } from 'inversify';
 import { TOKENS } from '../tokens.js';
 import type { Config } from '../config/config-schema.js';
-import { ItemsService } from '../use-cases/items-service.js';
+import { ItemsService } from '../items/items-service.js';
 import { DuckDbLake } from '../../adapters/lake/duckdb-lake.js';
 import { ZoneBinningPool } from '../../adapters/lake/zone-binning-pool.js';
 import { S3ParquetLake } from '../../adapters/lake-s3/s3-parquet-lake.js';

@@ -1,7 +1,7 @@
 import type { Container } from 'inversify';
 import { TOKENS } from '../tokens.js';
 import type { Config } from '../config/config-schema.js';
-import { InFlightBytesBudget } from '../in-flight-bytes.js';
+import { InFlightBytesBudget } from '../zone-data/in-flight-bytes.js';
 import { GuardedRemoteHttp } from '../../adapters/features/guarded-remote-http.js';
 import { policyUrlGuard } from '../../adapters/features/policy-url-guard.js';
 import { OgcFeaturesSource } from '../../adapters/features/ogc-features-source.js';

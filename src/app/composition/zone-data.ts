@@ -1,13 +1,12 @@
 import type { Container } from 'inversify';
 import { TOKENS } from '../tokens.js';
 import type { Config } from '../config/config-schema.js';
-import { ZoneDataService } from '../use-cases/zone-data-service.js';
-import { ZoneFeaturesService } from '../use-cases/zone-features-service.js';
-import { StacZoneDataSource } from '../stac-zone-data-source.js';
-import { LakeZoneDataSource } from '../../adapters/lake/lake-zone-data-source.js';
-import { RasterUrlZoneDataSource } from '../../adapters/rasters/raster-url-zone-data-source.js';
-import { collectionRasterFields, rasterZoneData } from '../../adapters/rasters/raster-zone-data.js';
-import { FeaturesZoneDataSource } from '../../adapters/features/features-zone-data-source.js';
+import { ZoneDataService } from '../zone-data/zone-data-service.js';
+import { ZoneFeaturesService } from '../items/zone-features-service.js';
+import { StacZoneDataSource } from '../zone-data/stac-zone-data-source.js';
+import { LakeZoneDataSource } from '../zone-data/lake-zone-data-source.js';
+import { RasterUrlZoneDataSource } from '../zone-data/raster-url-zone-data-source.js';
+import { FeaturesZoneDataSource } from '../zone-data/features-zone-data-source.js';
 import type { BackingKind } from '../../domain/collection.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 
@@ -19,7 +18,7 @@ export function bindZoneData(c: Container, config: Config): void {
   c.bind(TOKENS.ZoneDataSources).toDynamicValue((ctx) => {
     const sources: Partial<Record<BackingKind, ZoneDataSource>> = {
       'raster-url': ctx.get(TOKENS.AdHocRasterSource),
-      stac: new StacZoneDataSource(ctx.get(TOKENS.StacCatalogs), ctx.get(TOKENS.RasterReader), { collectionRasterFields, rasterZoneData }),
+      stac: new StacZoneDataSource(ctx.get(TOKENS.StacCatalogs), ctx.get(TOKENS.RasterReader)),
       'parquet-lake': new LakeZoneDataSource(ctx.get(TOKENS.LakeReader), config.limits, ctx.get(TOKENS.LakeBinning)),
       'ogc-features': new FeaturesZoneDataSource(ctx.get(TOKENS.FeatureSource), (col) => (col.backing.kind === 'ogc-features' ? `${col.backing.url.replace(/\/+$/, '')}/collections/${encodeURIComponent(col.backing.collection)}/items` : ''), config.limits),
     };

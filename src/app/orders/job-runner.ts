@@ -4,7 +4,7 @@ import type { Job, JobLedger, OrderStore } from '../../ports/datastore.js';
 import type { Delivery, JobQueue, QueuedJob } from '../../ports/job-queue.js';
 import type { JobResults } from '../../ports/job-results.js';
 import type { ZoneData } from '../../domain/zone-data.js';
-import type { ZoneDataService } from '../use-cases/zone-data-service.js';
+import type { ZoneDataService } from '../zone-data/zone-data-service.js';
 import { AppError, isRequestFault } from '../../ports/errors.js';
 
 export interface JobRunnerOptions {

@@ -7,7 +7,7 @@ import type { JobQueue } from '../../ports/job-queue.js';
 import type { JobResults } from '../../ports/job-results.js';
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { ZoneData } from '../../domain/zone-data.js';
-import type { ZoneDataService } from '../use-cases/zone-data-service.js';
+import type { ZoneDataService } from '../zone-data/zone-data-service.js';
 import { isRequestFault, NotFoundError, ValidationError, QuotaExceededError } from '../../ports/errors.js';
 
 export interface OrderRequest {

@@ -3,7 +3,7 @@ import { TOKENS } from '../tokens.js';
 import type { Dggrs, ZoneDescription } from '../../domain/dggrs/dggrs.js';
 import type { Collection } from '../../domain/collection.js';
 import { outlineToGeoJson, type ZonePolygon } from '../../domain/geometry/rfc7946.js';
-import type { ZoneDataService } from '../use-cases/zone-data-service.js';
+import type { ZoneDataService } from '../zone-data/zone-data-service.js';
 import type { ZonesService } from './zones-service.js';
 
 /** Per-field statistics of a collection in a zone (the zone-data use case computes them). */

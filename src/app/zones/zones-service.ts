@@ -5,8 +5,8 @@ import type { GridRegistry } from '../../ports/grid-registry.js';
 import { isTemporal, type Collection } from '../../domain/collection.js';
 import type { CollectionsService } from '../collections/collections-service.js';
 import { InvalidRequestError, NotFoundError, ValidationError } from '../../ports/errors.js';
-import { runStepped } from '../run-stepped.js';
-import type { ZoneDataService, ZoneQueryScope } from '../use-cases/zone-data-service.js';
+import { runStepped } from '../../ports/event-loop-turns.js';
+import type { ZoneDataService, ZoneQueryScope } from '../zone-data/zone-data-service.js';
 
 /**
  * Zones over grids: resolves a grid (and optionally a collection), lists zones of a box or of a

@@ -205,3 +205,14 @@ export class WkbPointReader {
     this.e3 = Math.max(this.e3, y);
   }
 }
+
+const reader = new WkbPointReader();
+
+/**
+ * A WKB geometry's representative point (the point, or the centroid of a line or polygon), read
+ * from the bytes as the decoder would; undefined for an empty or undecodable one. For row-by-row
+ * readers: a fresh pair per row.
+ */
+export function pointOfWkb(bytes: Uint8Array): [number, number] | undefined {
+  return reader.read(bytes) ? [reader.point[0]!, reader.point[1]!] : undefined;
+}

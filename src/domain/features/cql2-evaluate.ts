@@ -11,7 +11,8 @@ import { properties, type Expr, type IntervalBound, type Like } from '../cql2/as
 import { likeMatcher, literalLikeMatcher, type LikeFolds } from '../cql2/like.js';
 import type { Geometry } from '../geometry/geojson.js';
 import { bboxToGeometry } from '../geometry/geojson.js';
-import { spatialRelation, type SpatialRelation } from '../geometry/relate.js';
+import { spatialRelation } from '../geometry/relate.js';
+import { SPATIAL_RELATION } from '../cql2/spatial-relation.js';
 
 export interface EvaluableFeature {
   properties: Record<string, unknown>;
@@ -103,7 +104,7 @@ function test(e: Expr, f: EvaluableFeature, g: ReadonlySet<string>): boolean | n
     case 'spatial': {
       const a = value(e.left, f, g), b = value(e.right, f, g);
       if (!isGeometry(a) || !isGeometry(b)) return null;
-      return spatialRelation(e.op.slice(2) as SpatialRelation, a.geometry, b.geometry);
+      return spatialRelation(SPATIAL_RELATION[e.op], a.geometry, b.geometry);
     }
     case 'temporal': {
       const a = value(e.left, f, g), b = value(e.right, f, g);

@@ -48,6 +48,17 @@ export function queryableKind(c: ColumnType, geometryColumn: string | undefined)
   return undefined;
 }
 
+/** The fields of a lake's columns, by name; `except`: columns that index the rows (zone keys), not fields. */
+export function lakeFields(columns: ColumnType[], geometryColumn: string | undefined, geo: GeoMetadata | undefined, except: ReadonlySet<string> = new Set()): Record<string, FieldMeta> {
+  const out: Record<string, FieldMeta> = {};
+  for (const c of columns) {
+    if (except.has(c.name)) continue;
+    const meta = fieldMeta(c, geometryColumn, geo);
+    if (meta) out[c.name] = meta;
+  }
+  return out;
+}
+
 export function fieldMeta(c: ColumnType, geometryColumn: string | undefined, geo?: GeoMetadata): FieldMeta | undefined {
   const kind = queryableKind(c, geometryColumn);
   const base = { title: c.name, svc_data_type: c.type };

@@ -1,4 +1,4 @@
-import type { ZoneFeatures } from '../../app/use-cases/zone-features-service.js';
+import type { ZoneFeatures } from '../../app/items/zone-features-service.js';
 import type { Link } from '../schemas/common.js';
 import type { Reply } from '../route.js';
 import { mediaType } from '../../formats/registry.js';

@@ -3,7 +3,7 @@ import type { Links } from '../links.js';
 import type { Reply } from '../route.js';
 import { renderHtml } from './render.js';
 import { zoneSvgMap } from './zone-svg.js';
-import { runStepped } from '../../app/run-stepped.js';
+import { runStepped } from '../../ports/event-loop-turns.js';
 import type { ZoneListPage } from '../../app/zones/zones-service.js';
 import type { Dggrs, Stepped } from '../../domain/dggrs/dggrs.js';
 import { crumbsFor, enc, gridPath, type Scope } from '../grid-scope.js';

@@ -15,7 +15,7 @@ import type { RouteModule } from '../route-module.js';
 import { FeatureCollectionResponse, FeatureResponse, ITEMS_FORMATS, ItemParams, ItemQuery, ItemsParams, ItemsQuery, RawItemResponse, RawItemsResponse } from '../schemas/items.js';
 import { rawRow, toFeature } from '../encoders/items-encoding.js';
 import { geometriesMap, geometryText } from '../html/geometry-map.js';
-import type { ItemsQuery as ServiceQuery, ItemsResult, ItemsService } from '../../app/use-cases/items-service.js';
+import type { ItemsQuery as ServiceQuery, ItemsResult, ItemsService } from '../../app/items/items-service.js';
 
 const FORMATS = ITEMS_FORMATS;
 const DEFAULT_LIMIT = 10;

@@ -8,14 +8,14 @@ import type { Links } from '../links.js';
 import { F_VALUE, mediaType, type Format } from '../../formats/registry.js';
 import type { RouteModule } from '../route-module.js';
 import type { ZoneData, ZoneDataOptions } from '../../domain/zone-data.js';
-import type { ZoneDataService } from '../../app/use-cases/zone-data-service.js';
+import type { ZoneDataService } from '../../app/zone-data/zone-data-service.js';
 import { InvalidRequestError, UnsupportedFormatError } from '../../ports/errors.js';
 import { ZONE_DATA_CONFORMANCE, ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
 import { zoneDataReply, type ZoneDataView } from '../encoders/zone-data-reply.js';
 import { publicSourceHref } from '../source-files.js';
 import { isTemporal, type Collection } from '../../domain/collection.js';
 import { allValues, zoneDataSubset } from '../zone-query-area.js';
-import type { ZoneFeaturesService } from '../../app/use-cases/zone-features-service.js';
+import type { ZoneFeaturesService } from '../../app/items/zone-features-service.js';
 import { zoneFeaturesJsonFg, type JsonFgDggsProfile } from '../encoders/zone-data-jsonfg.js';
 
 const DggrsIdParam = z.string().openapi({ param: { name: 'dggrs_id', in: 'path' }, description: 'DGGRS identifier, like IVEA7H' });

@@ -10,7 +10,7 @@ import { steppedReadable } from '../stepped-stream.js';
 import { encodeZoneListParquet, zoneListParquetRows } from '../encoders/zone-list-parquet.js';
 import { zoneListUint64 } from '../encoders/zone-list-uint64.js';
 import { zoneListHtml } from '../html/zone-list-page.js';
-import { runStepped } from '../../app/run-stepped.js';
+import { runStepped } from '../../ports/event-loop-turns.js';
 import type { Links } from '../links.js';
 import { MAX_EDGE_ZONES, MAX_ZONES_PER_QUERY, type ZoneListPage, type ZonesService } from '../../app/zones/zones-service.js';
 import { isTemporal } from '../../domain/collection.js';

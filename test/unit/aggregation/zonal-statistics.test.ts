@@ -4,7 +4,7 @@ import proj4 from 'proj4';
 import { H3Dggrs } from '../../../src/adapters/grids/h3-dggrs.js';
 import { GeoTiffRasterReader } from '../../../src/adapters/rasters/geotiff-raster-reader.js';
 import { DEFAULT_SAMPLING_FACTOR, planDepth, zonalDepth, ringCentroid, type DepthPlan, type PixelGrid, type Point, type WindowNeed, type ZonalDepth, type ZonalOptions } from '../../../src/domain/aggregation/index.js';
-import { depthStatistics } from '../../../src/adapters/rasters/raster-zone-data.js';
+import { depthStatistics } from '../../../src/app/zone-data/raster-zone-data.js';
 import { parseZoneDepth } from '../../../src/domain/zone-depth.js';
 
 const grid = new H3Dggrs();

@@ -1,4 +1,4 @@
-import { UnavailableError } from '../ports/errors.js';
+import { UnavailableError } from '../../ports/errors.js';
 
 /**
  * The service is too busy to start this work now: 503 with Retry-After. Refused work was never

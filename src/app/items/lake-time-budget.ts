@@ -1,4 +1,4 @@
-import { UnavailableError } from '../ports/errors.js';
+import { UnavailableError } from '../../ports/errors.js';
 
 /** limits.lakeQuerySeconds when not configured. */
 export const DEFAULT_LAKE_QUERY_SECONDS = 30;

@@ -10,7 +10,7 @@
  * 1. stored zone keys (`npm run ingest`) for every level asked: a GROUP BY in DuckDB, the
  *    statistics computed there;
  * 2. rows as plain columns (points and doubles from DuckDB's vectors), zone-from-point on worker
- *    threads (zone-binning-pool.ts), accumulated here in row order;
+ *    threads (a ZoneBinner: the lake's zone-binning-pool.ts), accumulated here in row order;
  * 3. rows as values (`scan`), one by one (readers without the fast paths, e.g. the object store).
  * All give the same numbers (stored keys: mean and stdDev up to the rounding of the engine's
  * summation order). Memory is one accumulator per sub-zone and field; a median keeps its values
@@ -24,17 +24,14 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
 import type { BBox, Dggrs } from '../../domain/dggrs/dggrs.js';
-import { widenBox, zoneSpanDegrees, type ZoneData, type ZoneDataRequest, type ZoneRowsQuery } from '../../domain/zone-data.js';
-import { isStatistic } from '../../domain/aggregation/statistics.js';
-import { MedianBoundError } from '../../domain/aggregation/median-store.js';
-import { subZonesBox } from '../../domain/aggregation/sub-zones-box.js';
-import { listSubZones, pointFieldPlan, ZonePointAggregator, ZonesMet } from '../../domain/aggregation/zone-points.js';
+import type { ZoneData, ZoneDataRequest, ZoneRowsQuery } from '../../domain/zone-data.js';
+import { pointOfWkb } from '../../domain/aggregation/wkb-point.js';
+import { ZonePointAggregator, ZonesMet } from '../../domain/aggregation/zone-points.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import type { LakePointScanRequest, LakeReader, LakeWork, PointBatch, RowFilter } from '../../ports/lake-reader.js';
-import { ValidationError } from '../../ports/errors.js';
-import { runStepped } from '../../app/run-stepped.js';
-import { pointOf } from './point-columns.js';
-import type { ZoneBinningPool, ZoneBinningSession } from './zone-binning-pool.js';
+import { runStepped } from '../../ports/event-loop-turns.js';
+import type { ZoneBinner, ZoneBinningSession, ZoneBins } from '../../ports/zone-binner.js';
+import { medianBoundFault, requestBox, rowAggregation, rowZoneData, zoneQueryBoxes } from './row-zone-data.js';
 
 export interface LakeZoneDataLimits {
   /** Values a request may keep for medians, over all its depths and fields. */
@@ -49,7 +46,7 @@ export class LakeZoneDataSource implements ZoneDataSource {
   constructor(
     private readonly lake: LakeReader,
     private readonly limits: LakeZoneDataLimits,
-    private readonly pool?: ZoneBinningPool,
+    private readonly pool?: ZoneBinner,
   ) {}
 
   /** A filter may name any queryable column, numeric or not. */
@@ -74,7 +71,7 @@ export class LakeZoneDataSource implements ZoneDataSource {
     const dataset = await this.lake.describe(collection);
     const found = new Set<string>();
     if (!dataset.geometryColumn) return found;
-    const boxes = query.parent ? [await runStepped(subZonesBox(grid, query.parent.zoneId, [query.parent.depth]))] : query.boxes.map((b) => widenBox(b, zoneSpanDegrees(grid, level)));
+    const boxes = await zoneQueryBoxes(query);
     const rows = (bbox: BBox): RowFilter & LakeWork => ({
       bbox,
       ...(query.datetime && dataset.datetimeColumn ? { datetime: query.datetime } : {}),
@@ -96,7 +93,7 @@ export class LakeZoneDataSource implements ZoneDataSource {
       const xy = [new Float64Array(1), new Float64Array(1)] as const;
       await this.lake.scan(collection, { columns: [geometry], ...rows(bbox) }, (chunk) => {
         for (const g of chunk.columns[geometry]!) {
-          const p = g instanceof Uint8Array ? pointOf(g) : undefined;
+          const p = g instanceof Uint8Array ? pointOfWkb(g) : undefined;
           if (!p) continue;
           [xy[0][0], xy[1][0]] = p;
           met.add(xy[0], xy[1], 1);
@@ -108,17 +105,16 @@ export class LakeZoneDataSource implements ZoneDataSource {
   }
 
   async zoneData(collection: Collection, request: ZoneDataRequest): Promise<ZoneData> {
-    const { grid, zoneId } = request;
+    const { grid } = request;
     // Asked together: the lake's look-ups of the collection's files then share one walk.
     const [dataset, fields, stored] = await Promise.all([this.lake.describe(collection), this.fields(collection), this.lake.zoneKeyLevels?.(collection, grid.id)]);
-    const plan = pointFieldPlan(fields, request.fields, request.options.stats?.filter(isStatistic));
-    const agg = new ZonePointAggregator(grid, await runStepped(listSubZones(grid, zoneId, request.depths)), plan, this.limits.maxMedianValues);
+    const { plan, agg } = await rowAggregation(request, fields, this.limits.maxMedianValues);
     const geometry = dataset.geometryColumn;
     let keyed = false;
     if (geometry && agg.sources.length > 0) {
       // A lake without a datetime column has no time dimension: datetime does not apply to it.
       const rows: RowFilter & LakeWork = {
-        bbox: await runStepped(subZonesBox(grid, zoneId, request.depths)),
+        bbox: await requestBox(request),
         ...(request.datetime && dataset.datetimeColumn ? { datetime: request.datetime } : {}),
         ...(request.filter ? { filter: request.filter } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
@@ -131,17 +127,10 @@ export class LakeZoneDataSource implements ZoneDataSource {
         } else if (this.lake.scanPoints) await this.fromPoints(collection, grid, agg, rows);
         else await this.fromRows(collection, geometry, agg, rows);
       } catch (e) {
-        if (e instanceof MedianBoundError) throw new ValidationError(e.message, e.hint);
-        throw e;
+        throw medianBoundFault(e);
       }
     }
-    return {
-      dggrsId: grid.id,
-      zoneId,
-      fields: Object.fromEntries(plan.map((f) => [f.name, f.meta])),
-      depths: keyed ? agg.keyedResult() : agg.result(),
-      sources: [{ href: `/collections/${encodeURIComponent(collection.id)}/items`, rel: 'source', type: 'application/geo+json', title: `Rows of ${dataset.source}` }],
-    };
+    return rowZoneData(request, plan, keyed ? agg.keyedResult() : agg.result(), { href: `/collections/${encodeURIComponent(collection.id)}/items`, rel: 'source', type: 'application/geo+json', title: `Rows of ${dataset.source}` });
   }
 
   /** Statistics grouped by stored zone keys, when every level asked has them (`levels`: the lake's stored ones); false otherwise. */
@@ -179,7 +168,7 @@ export class LakeZoneDataSource implements ZoneDataSource {
       const values = agg.sources.map((s) => chunk.columns[s]!);
       for (let r = 0; r < chunk.size; r++) {
         const g = geoms[r];
-        const p = g instanceof Uint8Array ? pointOf(g) : undefined;
+        const p = g instanceof Uint8Array ? pointOfWkb(g) : undefined;
         if (!p) continue;
         agg.add(p[0], p[1], (f) => {
           const v = values[f]![r];
@@ -199,11 +188,11 @@ export class LakeZoneDataSource implements ZoneDataSource {
     grid: Dggrs,
     levels: { level: number; zones: readonly string[] | null }[],
     request: LakePointScanRequest,
-    here: (batch: PointBatch) => Bins | Promise<Bins>,
-    take: (batch: PointBatch, bins: Bins) => void,
+    here: (batch: PointBatch) => ZoneBins | Promise<ZoneBins>,
+    take: (batch: PointBatch, bins: ZoneBins) => void,
   ): Promise<void> {
     const session: ZoneBinningSession | undefined = this.pool ? await this.pool.session(grid, levels) : undefined;
-    const pending: { batch: PointBatch; bins: Promise<Bins> }[] = [];
+    const pending: { batch: PointBatch; bins: Promise<ZoneBins> }[] = [];
     const settle = async () => {
       const p = pending.shift()!;
       take(p.batch, await p.bins);
@@ -226,5 +215,3 @@ export class LakeZoneDataSource implements ZoneDataSource {
     }
   }
 }
-
-type Bins = { slots: Int32Array[]; met: string[] };

@@ -7,17 +7,12 @@
  * request share its page budget (`request.reads`) and stop when the client leaves.
  */
 import type { Collection, FieldMeta } from '../../domain/collection.js';
-import type { BBox } from '../../domain/dggrs/dggrs.js';
-import { widenBox, zoneSpanDegrees, type ZoneData, type ZoneDataRequest, type ZoneRowsQuery } from '../../domain/zone-data.js';
-import { isStatistic } from '../../domain/aggregation/statistics.js';
-import { MedianBoundError } from '../../domain/aggregation/median-store.js';
-import { subZonesBox } from '../../domain/aggregation/sub-zones-box.js';
-import { listSubZones, pointFieldPlan, ZonePointAggregator, ZonesMet } from '../../domain/aggregation/zone-points.js';
+import type { ZoneData, ZoneDataRequest, ZoneRowsQuery } from '../../domain/zone-data.js';
+import { ZonesMet } from '../../domain/aggregation/zone-points.js';
 import { representativePoint } from '../../domain/geometry/representative-point.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import type { FeatureQuery, FeatureSource } from '../../ports/feature-source.js';
-import { ValidationError } from '../../ports/errors.js';
-import { runStepped } from '../../app/run-stepped.js';
+import { medianBoundFault, requestBox, rowAggregation, rowZoneData, zoneQueryBoxes } from './row-zone-data.js';
 
 export class FeaturesZoneDataSource implements ZoneDataSource {
   constructor(
@@ -48,7 +43,7 @@ export class FeaturesZoneDataSource implements ZoneDataSource {
    */
   async zonesWithRows(collection: Collection, query: ZoneRowsQuery): Promise<Set<string>> {
     const { grid, level } = query;
-    const boxes: BBox[] = query.parent ? [await runStepped(subZonesBox(grid, query.parent.zoneId, [query.parent.depth]))] : query.boxes.map((b) => widenBox(b, zoneSpanDegrees(grid, level)));
+    const boxes = await zoneQueryBoxes(query);
     const found = new Set<string>();
     const met = new ZonesMet(grid, level);
     for (const bbox of boxes) {
@@ -69,15 +64,13 @@ export class FeaturesZoneDataSource implements ZoneDataSource {
   }
 
   async zoneData(collection: Collection, request: ZoneDataRequest): Promise<ZoneData> {
-    const { grid, zoneId } = request;
-    const plan = pointFieldPlan(await this.fields(collection), request.fields, request.options.stats?.filter(isStatistic));
-    const agg = new ZonePointAggregator(grid, await runStepped(listSubZones(grid, zoneId, request.depths)), plan, this.limits.maxMedianValues);
+    const { plan, agg } = await rowAggregation(request, await this.fields(collection), this.limits.maxMedianValues);
     const sources = agg.sources;
     if (sources.length > 0) {
       const scan = this.features.scan(
         collection,
         {
-          bbox: await runStepped(subZonesBox(grid, zoneId, request.depths)),
+          bbox: await requestBox(request),
           properties: sources,
           ...scope(request),
         },
@@ -93,17 +86,10 @@ export class FeaturesZoneDataSource implements ZoneDataSource {
         },
       );
       await scan.catch((e: unknown) => {
-        if (e instanceof MedianBoundError) throw new ValidationError(e.message, e.hint);
-        throw e;
+        throw medianBoundFault(e);
       });
     }
-    return {
-      dggrsId: grid.id,
-      zoneId,
-      fields: Object.fromEntries(plan.map((f) => [f.name, f.meta])),
-      depths: agg.result(),
-      sources: [{ href: this.sourceHref(collection), rel: 'source', type: 'application/geo+json', title: `Features of ${collection.id} from its OGC API Features backend` }],
-    };
+    return rowZoneData(request, plan, agg.result(), { href: this.sourceHref(collection), rel: 'source', type: 'application/geo+json', title: `Features of ${collection.id} from its OGC API Features backend` });
   }
 }
 

@@ -2,9 +2,8 @@ import type { Collection, FieldMeta } from '../../domain/collection.js';
 import type { ZoneData, ZoneDataRequest } from '../../domain/zone-data.js';
 import { isStatistic, type Statistic } from '../../domain/aggregation/statistics.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
-import type { RasterReader } from '../../ports/raster-reader.js';
+import { formatOfHref, type RasterFormat, type RasterReader } from '../../ports/raster-reader.js';
 import { collectionRasterFields, rasterZoneData, statMeta, type RasterField } from './raster-zone-data.js';
-import { formatOfHref, type RasterFormat } from './format-dispatching-raster-reader.js';
 
 const MEDIA_TYPE: Record<RasterFormat, string> = {
   geotiff: 'image/tiff; application=geotiff; profile=cloud-optimized',

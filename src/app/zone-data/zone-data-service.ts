@@ -5,7 +5,7 @@ import { outlineToGeoJson } from '../../domain/geometry/rfc7946.js';
 import { assertEvaluable, matchesFilter, UnsupportedFilterError } from '../../domain/features/cql2-evaluate.js';
 import { spatialVertices } from '../../domain/features/spatial-cost.js';
 import { joinZoneData } from '../../domain/zone-data-join.js';
-import { InvalidZoneDepthError, parseZoneDepth } from '../../domain/zone-depth.js';
+import { zoneDepthParam } from '../zone-depth-param.js';
 import { InvalidDatetimeError, parseDatetime, type TimeInterval } from '../../domain/time-interval.js';
 import { remoteReads } from '../../domain/remote-reads.js';
 import { Cql2SyntaxError, parseCql2Json, properties as filterProperties, type Expr } from '../../domain/cql2/index.js';
@@ -14,10 +14,10 @@ import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import { LakeNotFoundError, LakeQueryError } from '../../ports/lake-reader.js';
 import { AppError, InvalidRequestError, NotFoundError, ValidationError } from '../../ports/errors.js';
-import { WorkBudget } from '../work-budget.js';
-import { takeTurn, turnDue } from '../run-stepped.js';
-import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../lake-time-budget.js';
-import { parseFilter, type FilterLang } from './items-service.js';
+import { WorkBudget } from './work-budget.js';
+import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
+import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../items/lake-time-budget.js';
+import { parseFilter, type FilterLang, type RowSelection } from '../items/row-selection.js';
 
 /** Zone data from a client-supplied raster URL (the ad-hoc GET). */
 export interface AdHocRasterSource {
@@ -33,17 +33,11 @@ export interface ValueItem {
 }
 
 /** A zone-data request as the route parsed it; the service validates the meaning. */
-export interface ZoneDataQuery {
+export interface ZoneDataQuery extends RowSelection {
   dggrsId: string;
   zoneId: string;
   zoneDepth?: string;
-  datetime?: string;
-  properties?: string[];
-  excludeProperties?: string[];
   options?: ZoneDataOptions;
-  /** CQL2 on the source rows (row-based collections: parquet lake, OGC API Features). */
-  filter?: string;
-  filterLang?: FilterLang;
   /** The encoding writes every sub-zone's outline (geo+json, geoparquet): its vertices are bounded. */
   outline?: { refined: boolean };
 }
@@ -435,13 +429,7 @@ export class ZoneDataService {
   }
 
   private depths(grid: Dggrs, zoneId: string, text: string | undefined): number[] {
-    let depths: number[];
-    try {
-      depths = text === undefined || text.trim() === '' ? [grid.defaultDepth] : parseZoneDepth(text);
-    } catch (err) {
-      if (err instanceof InvalidZoneDepthError) throw new ValidationError('Invalid query parameter', err.message);
-      throw err;
-    }
+    const depths = zoneDepthParam(grid, text);
     const deepest = depths[depths.length - 1]!;
     if (deepest > grid.maxRelativeDepth) {
       throw new ValidationError('zone-depth too deep', `${grid.id} serves zone data down to a relative depth of ${grid.maxRelativeDepth} (max_relative_depth); asked ${deepest}.`);

@@ -1,31 +1,13 @@
-import type { Collection, FieldMeta } from '../domain/collection.js';
-import type { Dggrs } from '../domain/dggrs/dggrs.js';
-import type { SourceLink, ZoneData, ZoneDataRequest } from '../domain/zone-data.js';
-import { isStatistic, type Statistic } from '../domain/aggregation/statistics.js';
-import { selectItems, StacSelectionError, type SelectedItem } from '../domain/stac/select-items.js';
-import type { ZoneDataSource } from '../ports/zone-data-source.js';
-import type { RasterDataset, RasterReader } from '../ports/raster-reader.js';
-import { StacCatalogError, type StacCatalogFactory } from '../ports/stac-catalog.js';
-import { InvalidRequestError, UnavailableError } from '../ports/errors.js';
-import { outlineToGeoJson } from '../domain/geometry/rfc7946.js';
-
-/** One output field: a statistic of one band (the raster computation's field plan). */
-export interface RasterFieldPlan {
-  name: string;
-  band: number;
-  stat: Statistic;
-  meta: FieldMeta;
-}
-
-/**
- * The raster aggregation this source reuses (implemented by the rasters adapter, handed over by
- * the composition root): declared here by what it does, because app code may not import adapters
- * and the rasters adapter already does sampling, mosaicking and zonal statistics.
- */
-export interface RasterComputation {
-  collectionRasterFields(configured: Record<string, FieldMeta>, selected: string[], stats: Statistic[] | undefined): RasterFieldPlan[];
-  rasterZoneData(grid: Dggrs, request: ZoneDataRequest, datasets: RasterDataset[], fields: RasterFieldPlan[], noData: number | undefined, sources: SourceLink[]): Promise<ZoneData>;
-}
+import type { Collection, FieldMeta } from '../../domain/collection.js';
+import type { SourceLink, ZoneData, ZoneDataRequest } from '../../domain/zone-data.js';
+import { isStatistic } from '../../domain/aggregation/statistics.js';
+import { selectItems, StacSelectionError, type SelectedItem } from '../../domain/stac/select-items.js';
+import type { ZoneDataSource } from '../../ports/zone-data-source.js';
+import type { RasterReader } from '../../ports/raster-reader.js';
+import { StacCatalogError, type StacCatalogFactory } from '../../ports/stac-catalog.js';
+import { InvalidRequestError, UnavailableError } from '../../ports/errors.js';
+import { outlineToGeoJson } from '../../domain/geometry/rfc7946.js';
+import { collectionRasterFields, rasterZoneData } from './raster-zone-data.js';
 
 /**
  * Zone data of `stac` collections: search the collection's catalog around the zone, let the
@@ -36,7 +18,6 @@ export class StacZoneDataSource implements ZoneDataSource {
   constructor(
     private readonly openCatalog: StacCatalogFactory,
     private readonly reader: RasterReader,
-    private readonly raster: RasterComputation,
   ) {}
 
   async fields(collection: Collection): Promise<Record<string, FieldMeta>> {
@@ -90,13 +71,13 @@ export class StacZoneDataSource implements ZoneDataSource {
     // Catalog assets are the operator's (trusted), like a raster-url collection's file.
     const datasets = await Promise.all(assets.map((a) => this.reader.open(a.href, { trusted: true })));
     const stats = options.stats?.filter(isStatistic);
-    const fields = this.raster.collectionRasterFields(await this.fields(collection), request.fields, stats);
+    const fields = collectionRasterFields(await this.fields(collection), request.fields, stats);
     const sources: SourceLink[] = chosen.map((c, i) => ({
       href: assets[i]!.href,
       rel: 'source',
       type: assets[i]!.type ?? 'image/tiff; application=geotiff',
       title: `STAC item ${c.item.id} (covers ${Math.round(c.coveragePercent)}% of the zone)`,
     }));
-    return this.raster.rasterZoneData(grid, request, datasets, fields, options.noData ?? b.noData, sources);
+    return rasterZoneData(grid, request, datasets, fields, options.noData ?? b.noData, sources);
   }
 }

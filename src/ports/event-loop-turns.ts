@@ -1,3 +1,9 @@
+/**
+ * Turns of the event loop for sliced work, one clock for the whole process. It lives beside the
+ * ports because use cases (zone data, zone lists) and driven adapters (the OGC Features source's
+ * local filter) must share this one clock: a clock per layer would let each hold the loop for a
+ * full slice in turn. It reads a clock and schedules, so it is not the pure domain's.
+ */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Stepped } from '../domain/dggrs/dggrs.js';
 

@@ -1,4 +1,4 @@
-import type { InFlightBytes } from '../ports/remote-http.js';
+import type { InFlightBytes } from '../../ports/remote-http.js';
 import { ServiceBusyError } from './work-budget.js';
 
 /**

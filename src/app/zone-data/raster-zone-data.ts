@@ -1,10 +1,10 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FieldMeta } from '../../domain/collection.js';
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { DepthValues, SourceLink, ZoneData, ZoneDataRequest } from '../../domain/zone-data.js';
 import { DEFAULT_SAMPLING_FACTOR, mosaicPixelGrid, planDepth, zonalDepth, type DepthPlan, type PixelGrid, type Statistic, type WindowNeed, type ZonalDepth, type ZonalOptions, type ZonalWork } from '../../domain/aggregation/index.js';
 import type { RasterDataset } from '../../ports/raster-reader.js';
 import { AppError } from '../../ports/errors.js';
+import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 
 /** One output field: a statistic of one band. */
 export interface RasterField {
@@ -13,9 +13,6 @@ export interface RasterField {
   stat: Statistic;
   meta: FieldMeta;
 }
-
-/** Longest stretch of aggregation between two turns of the event loop, ms. */
-const SLICE_MS = 10;
 
 /**
  * Zone data from one raster or a mosaic of several (priority order). Each depth is computed on
@@ -53,21 +50,17 @@ export function depthStatistics(grid: Dggrs, plan: DepthPlan, datasets: RasterDa
 /**
  * Drives the domain's stepped zonal statistics: reads the windows it asks for (an optional one
  * over the reader's bound is answered with null: the domain keeps what it has) and lets other
- * callbacks run after every slice of about ten milliseconds.
+ * callbacks run whenever the process's slice clock says a turn is due (event-loop-turns.ts).
  */
 async function runZonal(work: ZonalWork, read: (need: WindowNeed) => Promise<PixelGrid>): Promise<ZonalDepth> {
   let input: PixelGrid | null | undefined;
-  let start = performance.now();
   for (;;) {
     const step = work.next(input);
     input = undefined;
     if (step.done) return step.value;
     const need = step.value;
     if (need === undefined) {
-      if (performance.now() - start >= SLICE_MS) {
-        await nextTurn();
-        start = performance.now();
-      }
+      if (turnDue()) await takeTurn();
       continue;
     }
     try {
@@ -76,7 +69,6 @@ async function runZonal(work: ZonalWork, read: (need: WindowNeed) => Promise<Pix
       if (!(need.optional && err instanceof AppError && err.kind === 'too-large')) throw err;
       input = null;
     }
-    start = performance.now();
   }
 }
 

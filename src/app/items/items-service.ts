@@ -4,25 +4,19 @@
  * of HTTP or DuckDB.
  */
 import type { CollectionCatalog, Collection } from '../../ports/collection-catalog.js';
-import { LakeNotFoundError, LakeQueryError, type LakeDataset, type LakePage, type LakePageRequest, type LakeReader } from '../../ports/lake-reader.js';
-import { parseCql2Json, parseCql2Text, type Expr } from '../../domain/cql2/index.js';
+import type { LakeDataset, LakePage, LakePageRequest, LakeReader } from '../../ports/lake-reader.js';
+import { withLakeFaults } from './lake-faults.js';
+import { parseFilter, type RowSelection } from './row-selection.js';
+import { parseCql2Text, type Expr } from '../../domain/cql2/index.js';
 import { InvalidDatetimeError, parseDatetime } from '../../domain/time-interval.js';
 import { InvalidRequestError, NotFoundError } from '../../ports/errors.js';
-import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../lake-time-budget.js';
+import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from './lake-time-budget.js';
 
 /** Same charset as collection ids in config; anything else (`../x`, quotes, NUL) is refused before any lookup. */
 const COLLECTION_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
-/** `cql-text` is the pre-standard name of CQL2 text that older clients send (GDAL up to 3.x). */
-export type FilterLang = 'cql2-text' | 'cql2-json' | 'cql-text';
-
-export interface ItemsQuery {
+export interface ItemsQuery extends RowSelection {
   bbox?: [number, number, number, number];
-  datetime?: string;
-  properties?: string[];
-  excludeProperties?: string[];
-  filter?: string;
-  filterLang?: FilterLang;
   /**
    * `<property>=<value>` query parameters (OGC API Features /rec/core/fc-filters): rows whose
    * property equals the value. Names that are not a queryable column are ignored, as any unknown
@@ -87,7 +81,7 @@ export class ItemsService {
       // Resolve first: out-of-range items are 404 and bad parameters 400 before writing a file.
       const result = single ? await this.itemWithin(id, query.offset, query, s) : await this.pageWithin(id, query, s);
       const request = await this.request(result.collection, result.dataset, query, query.offset, query.limit, s);
-      const bytes = await this.guard(() => this.lake.pageAsParquet(result.collection, request, geo));
+      const bytes = await withLakeFaults(() => this.lake.pageAsParquet(result.collection, request, geo));
       return { bytes, result };
     });
   }
@@ -107,9 +101,9 @@ export class ItemsService {
 
   private async run(id: string, query: ItemsQuery, offset: number, limit: number, signal: AbortSignal): Promise<ItemsResult> {
     const collection = this.collection(id);
-    const dataset = await this.guard(() => this.lake.describe(collection));
+    const dataset = await withLakeFaults(() => this.lake.describe(collection));
     const request = await this.request(collection, dataset, query, offset, limit, signal);
-    const page = await this.guard(() => this.lake.page(collection, request));
+    const page = await withLakeFaults(() => this.lake.page(collection, request));
     return { collection, dataset, columns: request.columns, page };
   }
 
@@ -140,16 +134,6 @@ export class ItemsService {
       }
     }
     return out;
-  }
-
-  private async guard<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (e) {
-      if (e instanceof LakeNotFoundError) throw new NotFoundError('Collection has no lake data', 'No parquet files were found under the collection\'s lake prefix.');
-      if (e instanceof LakeQueryError) throw new InvalidRequestError(e.message, e.hint);
-      throw e;
-    }
   }
 }
 
@@ -183,11 +167,6 @@ function parseDatetimeParam(text: string) {
     if (e instanceof InvalidDatetimeError) throw new InvalidRequestError('Invalid query parameter', e.message);
     throw e;
   }
-}
-
-/** Syntax errors leave as Cql2SyntaxError, which the HTTP error mapper turns into 400 with the position. */
-export function parseFilter(text: string, lang: FilterLang): Expr {
-  return lang === 'cql2-json' ? parseCql2Json(text) : parseCql2Text(text);
 }
 
 /** Columns an equality parameter can name: queryable, not the geometry, with a scalar type. */

@@ -14,14 +14,16 @@ import type { Geometry } from '../../domain/geometry/geojson.js';
 import { decodeWkb, WkbError } from '../../domain/geometry/wkb.js';
 import { dggsPlace, QuantizeBudgetError, type DggsPlace, type Quantizer } from '../../domain/geometry/dggs-place.js';
 import { zoneSpanDegrees } from '../../domain/zone-data.js';
-import { InvalidZoneDepthError, parseZoneDepth } from '../../domain/zone-depth.js';
 import { InvalidDatetimeError, parseDatetime } from '../../domain/time-interval.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { CollectionCatalog } from '../../ports/collection-catalog.js';
-import { LakeNotFoundError, LakeQueryError, type LakeReader, type LakeValue } from '../../ports/lake-reader.js';
+import type { LakeReader, LakeValue } from '../../ports/lake-reader.js';
+import { withLakeFaults } from './lake-faults.js';
+import { zoneDepthParam } from '../zone-depth-param.js';
 import { InvalidRequestError, NotFoundError, UnsupportedFormatError, ValidationError } from '../../ports/errors.js';
-import { parseFilter, selectColumns, type FilterLang } from './items-service.js';
-import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../lake-time-budget.js';
+import { selectColumns } from './items-service.js';
+import { parseFilter, type RowSelection } from './row-selection.js';
+import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from './lake-time-budget.js';
 
 /** Features one answer may carry (counted before any is quantized). */
 export const MAX_ZONE_FEATURES = 10_000;
@@ -33,16 +35,11 @@ const FEATURES_PER_TURN = 200;
 /** Local sub-zone indices, or global zone ids (the `-zoneids` profiles). */
 export type PlaceNaming = 'index' | 'zone-id';
 
-export interface ZoneFeaturesQuery {
+export interface ZoneFeaturesQuery extends RowSelection {
   dggrsId: string;
   zoneId: string;
   /** One relative depth; the grid's default depth when absent. */
   zoneDepth?: string;
-  datetime?: string;
-  properties?: string[];
-  excludeProperties?: string[];
-  filter?: string;
-  filterLang?: FilterLang;
   naming: PlaceNaming;
   /** Also give each feature its CRS84 `geometry` (the `-plus` profiles). */
   withGeometry: boolean;
@@ -92,7 +89,7 @@ export class ZoneFeaturesService {
     if (count > this.maxSubZones) {
       throw new ValidationError('Too many sub-zones', `zone-depth ${depth} below ${q.zoneId} has ${count} sub-zones; at most ${this.maxSubZones} (limits.maxSubZones). Use a smaller zone-depth.`);
     }
-    const dataset = await this.guard(() => this.lake.describe(c));
+    const dataset = await withLakeFaults(() => this.lake.describe(c));
     const geometryColumn = dataset.geometryColumn;
     if (!geometryColumn) throw new UnsupportedFormatError(['dggs+json', 'json'], `${c.id} has no geometry column, so no features to place.`);
     const columns = selectColumns(dataset, { ...(q.properties ? { properties: q.properties } : {}), ...(q.excludeProperties ? { excludeProperties: q.excludeProperties } : {}), keepGeometry: false })
@@ -112,7 +109,7 @@ export class ZoneFeaturesService {
       ...(datetime && dataset.datetimeColumn ? { datetime } : {}),
       ...(q.filter !== undefined ? { filter: parseFilter(q.filter, q.filterLang ?? 'cql2-text') } : {}),
     };
-    const page = await this.lakeTime.run(signal, (s) => this.guard(() => this.lake.page(c, { ...request, signal: s, workClass: 'zone-data' })));
+    const page = await this.lakeTime.run(signal, (s) => withLakeFaults(() => this.lake.page(c, { ...request, signal: s, workClass: 'zone-data' })));
     if (page.numberMatched > MAX_ZONE_FEATURES) {
       throw new ValidationError('Too many features', `${page.numberMatched} rows of ${c.id} lie in the extent of ${q.zoneId}; DGGS-JSON-FG carries at most ${MAX_ZONE_FEATURES}. Use a smaller zone, a filter or datetime.`);
     }
@@ -182,27 +179,11 @@ export class ZoneFeaturesService {
 
   /** The one depth of the quantization (the profile's `depth`). */
   private depth(grid: Dggrs, zoneId: string, text: string | undefined): number {
-    let depths: number[];
-    try {
-      depths = text === undefined || text.trim() === '' ? [grid.defaultDepth] : parseZoneDepth(text);
-    } catch (e) {
-      if (e instanceof InvalidZoneDepthError) throw new ValidationError('Invalid query parameter', e.message);
-      throw e;
-    }
+    const depths = zoneDepthParam(grid, text);
     if (depths.length !== 1) throw new InvalidRequestError('One zone-depth', 'DGGS-JSON-FG quantizes to the sub-zones of one depth: give zone-depth a single value, like 5.');
     const depth = depths[0]!;
     const most = Math.min(grid.maxRelativeDepth, grid.maxRefinementLevel - grid.zoneLevel(zoneId));
     if (depth > most) throw new ValidationError('zone-depth too deep', `zone-depth may be at most ${most} for ${zoneId} of ${grid.id}.`);
     return depth;
-  }
-
-  private async guard<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (e) {
-      if (e instanceof LakeNotFoundError) throw new NotFoundError('Collection has no lake data', 'No parquet files were found under the collection\'s lake prefix.');
-      if (e instanceof LakeQueryError) throw new InvalidRequestError(e.message, e.hint);
-      throw e;
-    }
   }
 }

@@ -1,4 +1,4 @@
-import type { Collection, CollectionCatalog, FieldMeta, FieldSource } from '../ports/collection-catalog.js';
+import type { Collection, CollectionCatalog, FieldMeta, FieldSource } from '../../ports/collection-catalog.js';
 
 /** Collections as the config file lists them. */
 export class ConfigCollectionCatalog implements CollectionCatalog {
