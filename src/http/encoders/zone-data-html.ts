@@ -2,7 +2,7 @@ import type { ZoneData } from '../../domain/zone-data.js';
 import { renderHtml } from '../html/render.js';
 import { choropleth } from '../html/zone-data-svg.js';
 import type { Reply } from '../route.js';
-import type { ZoneDataView } from './zone-data-reply.js';
+import type { ZoneDataView } from './zone-data-view.js';
 
 /** Beyond these the page stays usable: the table and map are cut, the files carry everything. */
 const MAX_TABLE_ROWS = 5000;

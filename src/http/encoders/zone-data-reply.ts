@@ -1,17 +1,9 @@
 import type { ZoneData } from '../../domain/zone-data.js';
 import { mediaType, type Format } from '../../formats/registry.js';
-import type { ZoneDataContext } from '../../formats/zone-data/encoding.js';
 import { encodeZoneData, zoneDataEncoding } from '../../formats/zone-data/encodings.js';
-import type { Link } from '../schemas/common.js';
 import type { Reply } from '../route.js';
 import { zoneDataHtml } from './zone-data-html.js';
-
-/** What a zone-data answer is drawn from: the encoders' context, and the page's title and crumbs. */
-export interface ZoneDataView extends ZoneDataContext {
-  links: Link[];
-  title: string;
-  crumbs: [string, string][];
-}
+import type { ZoneDataView } from './zone-data-view.js';
 
 /** Zone data in the negotiated format: the format's encoding, or the HTML page. */
 export async function zoneDataReply(format: Format, data: ZoneData, view: ZoneDataView): Promise<Reply> {

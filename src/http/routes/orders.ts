@@ -10,7 +10,8 @@ import type { BearerGuard } from '../bearer-guard.js';
 import type { ListQuery as ServiceListQuery, OrdersService } from '../../app/orders/orders-service.js';
 import type { Job, JobStatus, Order } from '../../ports/datastore.js';
 import { ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
-import { zoneDataReply, type ZoneDataView } from '../encoders/zone-data-reply.js';
+import { zoneDataReply } from '../encoders/zone-data-reply.js';
+import type { ZoneDataView } from '../encoders/zone-data-view.js';
 
 const orderId = queryInteger('Order identifier', { min: 0, max: 2 ** 31 - 1 }).unwrap();
 const jobId = queryInteger('Job identifier', { min: 0, max: Number.MAX_SAFE_INTEGER }).unwrap();
