@@ -75,11 +75,16 @@ export class ForbiddenError extends errorOfKind('forbidden') {}
 
 export class NotFoundError extends errorOfKind('not-found') {}
 
-/** The one answer for a grid id that is not served, wherever it is named. */
+/** The one answer for a grid id that is not served where a path names it. */
 export class UnknownGridError extends NotFoundError {
   constructor(id: string, known: readonly string[]) {
-    super('DGGRS not found', `No grid "${id.length > 64 ? `${id.slice(0, 64)}…` : id}". Available grids: ${known.join(', ')}; see /dggs.`);
+    super('DGGRS not found', unknownGridHint(id, known));
   }
+}
+
+/** What to say of a grid id that is not served, in a path (UnknownGridError) or in a request body. */
+export function unknownGridHint(id: string, known: readonly string[]): string {
+  return `No grid "${id.length > 64 ? `${id.slice(0, 64)}…` : id}". Available grids: ${known.join(', ')}; see /dggs.`;
 }
 
 export class UnsupportedFormatError extends AppError {

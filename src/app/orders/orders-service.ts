@@ -8,7 +8,7 @@ import type { JobResults } from '../../ports/job-results.js';
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { ZoneData } from '../../domain/zone-data.js';
 import type { ZoneDataService } from '../zone-data/zone-data-service.js';
-import { isRequestFault, NotFoundError, ValidationError, QuotaExceededError } from '../../ports/errors.js';
+import { isRequestFault, NotFoundError, ValidationError, QuotaExceededError, unknownGridHint } from '../../ports/errors.js';
 
 export interface OrderRequest {
   title?: string;
@@ -103,7 +103,8 @@ export class OrdersService {
       throw new ValidationError('Invalid order', 'Give exactly one of "collection" (zone data of one collection) and "concept" (the processing of a concept, see /concepts).');
     }
     const grid = req.dggrs ? this.grids.get(req.dggrs) : this.grids.defaultGrid;
-    if (!grid) throw new ValidationError('Invalid order', `Unknown dggrs "${req.dggrs}"; see /dggs.`);
+    // The grid is named in the body, so the order is invalid (422) rather than a resource missing (404).
+    if (!grid) throw new ValidationError('Invalid order', unknownGridHint(req.dggrs!, this.grids.list().map((g) => g.id)));
     const zones = [...new Set(req.zones)];
     const bad = zones.find((z) => !grid.isValidZone(z));
     if (bad !== undefined) throw new ValidationError('Invalid order', `"${bad}" is not a ${grid.id} zone id (${grid.zoneIdForm}).`);
