@@ -8,7 +8,7 @@ import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
 import { formatParam } from '../schemas/query.js';
 import { CONF } from '../../formats/conformance-classes.js';
-import { publicSourceHref, SourceFiles } from '../source-files.js';
+import { publicSourceHref, type SourceFiles } from '../source-files.js';
 import { byteRange } from '../byte-range.js';
 import { frameAround, svgMap } from '../html/svg-map.js';
 import { HttpRefusal } from '../http-errors.js';
@@ -93,7 +93,7 @@ function extentMap(c: Collection) {
   return svgMap({ polygons: rings.map((ring, i) => ({ rings: [ring], cls: 'ext', title: `Extent ${boxes[i]!.join(', ')}` })), frame, graticule: true, width: 560 });
 }
 
-export function collectionRoutes(service: CollectionsService, sources = new SourceFiles()): RouteModule {
+export function collectionRoutes(service: CollectionsService, sources: SourceFiles): RouteModule {
   const list = defineRoute({
     method: 'get',
     path: '/collections',
