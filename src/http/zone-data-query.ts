@@ -45,22 +45,22 @@ export function withOutline(format: Format, query: AnyZoneDataParams): { outline
  * The query with its `subset` read (OGC data-subsetting): a time subset becomes `datetime`, so links
  * carry the one form; a subset on any other axis is a 400.
  */
-export function withSubset<Q extends { datetime?: string | undefined; subset?: string | undefined }>(query: Q, url: string | undefined, temporal: boolean): Q {
+export function withSubset<Q extends { datetime?: string | undefined; subset?: string | undefined }>(query: Q, url: string | undefined, temporal: boolean): Omit<Q, 'subset'> {
   const subsets = allValues(url, 'subset');
   if (subsets.length === 0) return query;
   const datetime = zoneDataSubset({ subsets, ...(query.datetime !== undefined ? { datetime: query.datetime } : {}), temporal });
   const { subset: _subset, ...rest } = query;
-  return { ...rest, datetime } as Q;
+  return { ...rest, datetime };
 }
 
 /**
  * A `profile` of DGGS-JSON-FG answers with features when geo+json is the format, or when the request
  * names no format (`f`) at all; beside another `f` it is a 400.
  */
-export function jsonFgProfile(query: { profile?: string | undefined; f?: string | undefined }, format: Format): JsonFgDggsProfile | undefined {
+export function jsonFgProfile(query: Pick<CollectionZoneDataParams, 'profile' | 'f'>, format: Format): JsonFgDggsProfile | undefined {
   const p = query.profile;
-  if (p === undefined || !p.startsWith('jsonfg-dggs')) return undefined;
-  if (format === 'geojson' || (query.f === undefined && format === 'dggs-json')) return p as JsonFgDggsProfile;
+  if (p === undefined || p === 'rfc7946') return undefined;
+  if (format === 'geojson' || (query.f === undefined && format === 'dggs-json')) return p;
   throw new InvalidRequestError('Profile needs geo+json', `profile=${p} is a DGGS-JSON-FG profile of geo+json: use f=geo+json (or leave f out).`);
 }
 
