@@ -4,6 +4,7 @@ import { TOKENS } from '../tokens.js';
 import type { Config } from '../config/config-schema.js';
 import type { DatastoreReadiness } from '../datastore-readiness.js';
 import { BearerGuard } from '../../http/bearer-guard.js';
+import { SourceFiles } from '../../http/source-files.js';
 import { createHttpServer, type HttpServer } from '../../http/server.js';
 import type { RouteModule } from '../../http/route-module.js';
 import { serviceRoutes } from '../../http/routes/service.js';
@@ -30,8 +31,10 @@ export function bindHttp(c: Container, config: Config): void {
       openApi: () => ctx.get<HttpServer>(TOKENS.HttpServer).openApi(),
     }),
   );
-  c.bind(TOKENS.CollectionRoutes).toDynamicValue((ctx) => collectionRoutes(ctx.get(TOKENS.CollectionsService)));
-  c.bind(TOKENS.DggsRoutes).toDynamicValue((ctx) => dggsRoutes(ctx.get(TOKENS.ZonesService), ctx.get(TOKENS.ZoneInfoService), config.server.zoneInfoCacheBytes));
+  // The collections' served files, indexed once per collection on first use.
+  c.bind(TOKENS.SourceFiles).toDynamicValue(() => new SourceFiles());
+  c.bind(TOKENS.CollectionRoutes).toDynamicValue((ctx) => collectionRoutes(ctx.get(TOKENS.CollectionsService), ctx.get(TOKENS.SourceFiles)));
+  c.bind(TOKENS.DggsRoutes).toDynamicValue((ctx) => dggsRoutes(ctx.get(TOKENS.ZonesService), ctx.get(TOKENS.ZoneInfoService)));
   c.bind(TOKENS.ItemRoutes).toDynamicValue((ctx) => itemRoutes(ctx.get(TOKENS.ItemsService)));
   c.bind(TOKENS.ZoneDataRoutes).toDynamicValue((ctx) => zoneDataRoutes(ctx.get(TOKENS.ZoneDataService), ctx.get(TOKENS.ZoneFeaturesService)));
   c.bind(TOKENS.ConceptRoutes).toDynamicValue((ctx) => conceptRoutes(ctx.get(TOKENS.ConceptStore), ready(ctx.get(TOKENS.DatastoreReadiness))));

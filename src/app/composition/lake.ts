@@ -22,5 +22,7 @@ export function bindLake(c: Container, config: Config): void {
     const threads = config.lake.aggregationThreads;
     return threads === 0 ? undefined : new ZoneBinningPool(threads, new URL('../../adapters/grids/catalog.js', import.meta.url).href);
   });
-  c.bind(TOKENS.ItemsService).toDynamicValue((ctx) => new ItemsService(ctx.get(TOKENS.CollectionCatalog), ctx.get(TOKENS.LakeReader), config.limits.itemsMaxLimit, config.limits.lakeQuerySeconds));
+  c.bind(TOKENS.ItemsMaxLimit).toConstantValue(config.limits.itemsMaxLimit);
+  c.bind(TOKENS.LakeQuerySeconds).toConstantValue(config.limits.lakeQuerySeconds);
+  c.bind(TOKENS.ItemsService).to(ItemsService);
 }

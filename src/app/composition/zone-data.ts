@@ -24,10 +24,8 @@ export function bindZoneData(c: Container, config: Config): void {
     };
     return sources;
   });
-  c.bind(TOKENS.ZoneDataService).toDynamicValue(
-    (ctx) => new ZoneDataService(ctx.get(TOKENS.GridRegistry), ctx.get(TOKENS.CollectionCatalog), ctx.get(TOKENS.ZoneDataSources), ctx.get(TOKENS.AdHocRasterSource), config.limits),
-  );
-  c.bind(TOKENS.ZoneFeaturesService).toDynamicValue(
-    (ctx) => new ZoneFeaturesService(ctx.get(TOKENS.GridRegistry), ctx.get(TOKENS.CollectionCatalog), ctx.get(TOKENS.LakeReader), config.limits.maxSubZones, config.limits.lakeQuerySeconds),
-  );
+  c.bind(TOKENS.ZoneDataLimits).toConstantValue(config.limits);
+  c.bind(TOKENS.ZoneDataService).to(ZoneDataService);
+  c.bind(TOKENS.MaxSubZones).toConstantValue(config.limits.maxSubZones);
+  c.bind(TOKENS.ZoneFeaturesService).to(ZoneFeaturesService);
 }

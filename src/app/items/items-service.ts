@@ -3,6 +3,8 @@
  * columns, parses `datetime` and the CQL2 filter, and asks the lake for a page. Knows nothing
  * of HTTP or DuckDB.
  */
+import { inject, injectable } from 'inversify';
+import { TOKENS } from '../tokens.js';
 import type { CollectionCatalog, Collection } from '../../ports/collection-catalog.js';
 import type { LakeDataset, LakePage, LakePageRequest, LakeReader } from '../../ports/lake-reader.js';
 import { withLakeFaults } from './lake-faults.js';
@@ -40,14 +42,15 @@ export interface ItemsResult {
   page: LakePage;
 }
 
+@injectable()
 export class ItemsService {
   private readonly lakeTime: LakeTimeBudget;
 
   constructor(
-    private readonly catalog: CollectionCatalog,
-    private readonly lake: LakeReader,
-    private readonly maxLimit = 1000,
-    lakeQuerySeconds = DEFAULT_LAKE_QUERY_SECONDS,
+    @inject(TOKENS.CollectionCatalog) private readonly catalog: CollectionCatalog,
+    @inject(TOKENS.LakeReader) private readonly lake: LakeReader,
+    @inject(TOKENS.ItemsMaxLimit) private readonly maxLimit = 1000,
+    @inject(TOKENS.LakeQuerySeconds) lakeQuerySeconds = DEFAULT_LAKE_QUERY_SECONDS,
   ) {
     this.lakeTime = new LakeTimeBudget(lakeQuerySeconds);
   }

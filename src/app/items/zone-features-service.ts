@@ -8,6 +8,8 @@
  * envelope test in the lake), counted first and refused over MAX_ZONE_FEATURES; quantizing is bounded
  * by MAX_QUANTIZED_POSITIONS densified positions, and the event loop gets a turn between slices.
  */
+import { inject, injectable } from 'inversify';
+import { TOKENS } from '../tokens.js';
 import type { Collection } from '../../domain/collection.js';
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { Geometry } from '../../domain/geometry/geojson.js';
@@ -61,15 +63,16 @@ export interface ZoneFeatures {
   features: ZoneFeature[];
 }
 
+@injectable()
 export class ZoneFeaturesService {
   private readonly lakeTime: LakeTimeBudget;
 
   constructor(
-    private readonly grids: GridRegistry,
-    private readonly catalog: CollectionCatalog,
-    private readonly lake: LakeReader,
-    private readonly maxSubZones: number,
-    lakeQuerySeconds = DEFAULT_LAKE_QUERY_SECONDS,
+    @inject(TOKENS.GridRegistry) private readonly grids: GridRegistry,
+    @inject(TOKENS.CollectionCatalog) private readonly catalog: CollectionCatalog,
+    @inject(TOKENS.LakeReader) private readonly lake: LakeReader,
+    @inject(TOKENS.MaxSubZones) private readonly maxSubZones: number,
+    @inject(TOKENS.LakeQuerySeconds) lakeQuerySeconds = DEFAULT_LAKE_QUERY_SECONDS,
   ) {
     this.lakeTime = new LakeTimeBudget(lakeQuerySeconds);
   }

@@ -1,3 +1,5 @@
+import { inject, injectable, optional } from 'inversify';
+import { TOKENS } from '../tokens.js';
 import type { Collection, BackingKind, FieldMeta } from '../../domain/collection.js';
 import type { BBox, Dggrs } from '../../domain/dggrs/dggrs.js';
 import { widenBox, zoneDataCost, zoneSpanDegrees, type ZoneData, type ZoneDataOptions, type ZoneDataRequest } from '../../domain/zone-data.js';
@@ -107,6 +109,7 @@ interface PlannedSelection {
  * The zone-data use case: resolves the grid, zone and collection, validates depths, fields and
  * time, and hands the request to the source of the collection's backing kind.
  */
+@injectable()
 export class ZoneDataService {
   /**
    * Admission control of the computations (HTTP and jobs alike): a computation's memory grows
@@ -118,11 +121,11 @@ export class ZoneDataService {
   private readonly lakeTime: LakeTimeBudget;
 
   constructor(
-    private readonly grids: GridRegistry,
-    private readonly catalog: CollectionCatalog,
-    private readonly sources: Partial<Record<BackingKind, ZoneDataSource>>,
-    private readonly adHoc: AdHocRasterSource | undefined,
-    private readonly limits: ZoneDataLimits,
+    @inject(TOKENS.GridRegistry) private readonly grids: GridRegistry,
+    @inject(TOKENS.CollectionCatalog) private readonly catalog: CollectionCatalog,
+    @inject(TOKENS.ZoneDataSources) private readonly sources: Partial<Record<BackingKind, ZoneDataSource>>,
+    @inject(TOKENS.AdHocRasterSource) @optional() private readonly adHoc: AdHocRasterSource | undefined,
+    @inject(TOKENS.ZoneDataLimits) private readonly limits: ZoneDataLimits,
   ) {
     this.lakeTime = new LakeTimeBudget(limits.lakeQuerySeconds ?? DEFAULT_LAKE_QUERY_SECONDS);
     const capacity = Math.max(limits.maxSubZones, limits.maxSubZonesInFlight ?? 2 * limits.maxSubZones);

@@ -1,5 +1,11 @@
 import { z } from './zod.js';
-import { Link, SchemaProperty } from './common.js';
+import { CollectionIdParam, Link, SchemaProperty } from './common.js';
+import { formatParam } from './query.js';
+import { offeredBy } from '../../formats/registry.js';
+
+/** Path and query parameters of the collection routes: a collection id, and only `f`. */
+export const collectionIdParams = z.object({ collection_id: CollectionIdParam });
+export const formatQuery = z.object({ f: formatParam(offeredBy('resource')) });
 
 export const Extent = z
   .object({

@@ -49,25 +49,29 @@ export const FeatureResponse = z
   })
   .openapi('FeatureResponse');
 
+/** Row counts: a page's, and a lake's or a file's (int64: a lake can outgrow 32 bits). */
+const Count = z.number().int().min(0);
+const Count64 = z.number().int().openapi({ format: 'int64' });
+
 export const FeatureCollectionResponse = z
   .object({
     type: z.string(),
     timeStamp: z.string(),
-    numberMatched: z.number().int().openapi({ format: 'int64' }),
-    numberReturned: z.number().int().min(0),
+    numberMatched: Count64,
+    numberReturned: Count,
     features: z.array(FeatureResponse),
     links: z.array(Link),
   })
   .openapi('FeatureCollectionResponse');
 
-export const FileInfo = z.object({ file: z.string(), rows: z.number().int().openapi({ format: 'int64' }) }).openapi('FileInfo');
+export const FileInfo = z.object({ file: z.string(), rows: Count64 }).openapi('FileInfo');
 
 export const RawItemsResponse = z
   .object({
     collection: z.string(),
     source: z.string(),
-    numberMatched: z.number().int().openapi({ format: 'int64' }),
-    numberReturned: z.number().int().min(0),
+    numberMatched: Count64,
+    numberReturned: Count,
     limit: z.number().int().min(0),
     offset: z.number().int().min(0),
     files: z.array(FileInfo),
@@ -81,7 +85,7 @@ export const RawItemResponse = z
   .object({
     collection: z.string(),
     source: z.string(),
-    numberMatched: z.number().int().openapi({ format: 'int64' }),
+    numberMatched: Count64,
     feature_id: z.number().int().min(0),
     item: z.record(z.string(), z.unknown()),
     links: z.array(Link),

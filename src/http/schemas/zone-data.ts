@@ -1,11 +1,16 @@
 import { z } from './zod.js';
-import { Link, SchemaProperty } from './common.js';
+import { CollectionIdParam, Link, SchemaProperty } from './common.js';
 import { formatParam, queryBoolean, queryList, queryNumber } from './query.js';
 import { STATISTICS } from '../../domain/aggregation/statistics.js';
 import { F_VALUE } from '../../formats/registry.js';
 import { ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
 
-/** Query parameters and the DataResponse body of the zone-data routes. */
+/** Path and query parameters and the DataResponse body of the zone-data routes. */
+const DggrsIdParam = z.string().openapi({ param: { name: 'dggrs_id', in: 'path' }, description: 'DGGRS identifier, like IVEA7H' });
+const ZoneIdParam = z.string().openapi({ param: { name: 'zone_id', in: 'path' }, description: 'Zone identifier in the grid' });
+export const CollectionZoneDataParams = z.object({ collection_id: CollectionIdParam, dggrs_id: DggrsIdParam, zone_id: ZoneIdParam });
+export const GridZoneDataParams = z.object({ dggrs_id: DggrsIdParam, zone_id: ZoneIdParam });
+
 export const ZONE_DATA_F = ZONE_DATA_FORMATS.map((f) => F_VALUE[f]);
 
 const common = {
