@@ -30,8 +30,6 @@ export const TOKENS = {
   ZonesService: Symbol.for('ZonesService'),
   MaxZonesPerPage: Symbol.for('MaxZonesPerPage'),
   ZoneInfoService: Symbol.for('ZoneInfoService'),
-  ZoneInfoCacheBytes: Symbol.for('ZoneInfoCacheBytes'),
-  ZoneStatisticsMs: Symbol.for('ZoneStatisticsMs'),
   ItemsService: Symbol.for('ItemsService'),
   ItemsMaxLimit: Symbol.for('ItemsMaxLimit'),
   LakeQuerySeconds: Symbol.for('LakeQuerySeconds'),

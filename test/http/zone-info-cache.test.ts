@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { getWithHost } from '../support/get-with-host.js';
 
 /**
- * Zone info of a grid is kept by its use case (server.zoneInfoCacheBytes): a kept answer is the very answer
+ * Zone info of a grid is kept encoded (server.zoneInfoCacheBytes): a kept answer is the very answer
  * computed afresh, for every format, refined or not, under every host name it is asked by.
  */
 describe('HTTP: zone info answers kept', function () {

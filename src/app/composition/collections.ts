@@ -19,6 +19,5 @@ export function bindCollections(c: Container, config: Config): void {
   c.bind(TOKENS.CollectionsService).to(CollectionsService);
   c.bind(TOKENS.MaxZonesPerPage).toConstantValue(config.limits.maxZonesPerPage);
   c.bind(TOKENS.ZonesService).to(ZonesService);
-  c.bind(TOKENS.ZoneInfoCacheBytes).toConstantValue(config.server.zoneInfoCacheBytes);
   c.bind(TOKENS.ZoneInfoService).to(ZoneInfoService);
 }

@@ -34,7 +34,7 @@ export function bindHttp(c: Container, config: Config): void {
   // The collections' served files, indexed once per collection on first use.
   c.bind(TOKENS.SourceFiles).toDynamicValue(() => new SourceFiles());
   c.bind(TOKENS.CollectionRoutes).toDynamicValue((ctx) => collectionRoutes(ctx.get(TOKENS.CollectionsService), ctx.get(TOKENS.SourceFiles)));
-  c.bind(TOKENS.DggsRoutes).toDynamicValue((ctx) => dggsRoutes(ctx.get(TOKENS.ZonesService), ctx.get(TOKENS.ZoneInfoService)));
+  c.bind(TOKENS.DggsRoutes).toDynamicValue((ctx) => dggsRoutes(ctx.get(TOKENS.ZonesService), ctx.get(TOKENS.ZoneInfoService), config.server.zoneInfoCacheBytes));
   c.bind(TOKENS.ItemRoutes).toDynamicValue((ctx) => itemRoutes(ctx.get(TOKENS.ItemsService)));
   c.bind(TOKENS.ZoneDataRoutes).toDynamicValue((ctx) => zoneDataRoutes(ctx.get(TOKENS.ZoneDataService), ctx.get(TOKENS.ZoneFeaturesService)));
   c.bind(TOKENS.ConceptRoutes).toDynamicValue((ctx) => conceptRoutes(ctx.get(TOKENS.ConceptStore), ready(ctx.get(TOKENS.DatastoreReadiness))));

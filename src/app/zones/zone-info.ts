@@ -2,7 +2,6 @@ import { inject, injectable, optional } from 'inversify';
 import { TOKENS } from '../tokens.js';
 import type { Dggrs, ZoneDescription } from '../../domain/dggrs/dggrs.js';
 import type { Collection } from '../../domain/collection.js';
-import { ByteLru } from '../../domain/byte-lru.js';
 import { outlineToGeoJson, type ZonePolygon } from '../../domain/geometry/rfc7946.js';
 import type { ZoneDataService } from '../zone-data/zone-data-service.js';
 import type { ZonesService } from './zones-service.js';
@@ -38,42 +37,16 @@ export interface ZoneInfo {
  */
 const STATISTICS_MS = 2000;
 
-/** What a kept answer costs beyond its JSON (the entry, its key, the objects holding it). */
-const ENTRY_OVERHEAD = 256;
-
-/**
- * Describes one zone of a grid, on its own or as a zone of a collection. A grid's zone info (no
- * collection) depends on the query alone, so its answers are kept, least recently used going first
- * once they stand for `cacheBytes` of JSON (0 keeps none); a collection's carries statistics of
- * data that may change, so it is computed every time.
- */
+/** Describes one zone of a grid, on its own or as a zone of a collection. */
 @injectable()
 export class ZoneInfoService {
-  private readonly kept: ByteLru<string, ZoneInfo> | undefined;
-
   constructor(
     @inject(TOKENS.ZonesService) private readonly zones: ZonesService,
     @inject(TOKENS.ZoneDataService) @optional() private readonly stats?: ZoneStatistics,
-    // Nothing binds it: the container leaves the default, tests shorten it.
-    @inject(TOKENS.ZoneStatisticsMs) @optional() private readonly statisticsMs = STATISTICS_MS,
-    @inject(TOKENS.ZoneInfoCacheBytes) @optional() cacheBytes = 0,
-  ) {
-    this.kept = cacheBytes > 0 ? new ByteLru(cacheBytes) : undefined;
-  }
+    private readonly statisticsMs = STATISTICS_MS,
+  ) {}
 
   async zoneInfo(q: ZoneInfoQuery, signal?: AbortSignal): Promise<ZoneInfo> {
-    if (q.collectionId !== undefined || !this.kept) return this.compute(q, signal);
-    const key = `${q.dggrsId}\n${q.zoneId}\n${q.refined}`;
-    const kept = this.kept.get(key);
-    if (kept) return kept;
-    const info = await this.compute(q, signal);
-    const { zone, geometry, parents, children, neighbours } = info;
-    // The grid is shared by every answer of the grid: only what this answer adds is counted.
-    this.kept.set(key, info, JSON.stringify({ zone, geometry, parents, children, neighbours }).length + 2 * key.length + ENTRY_OVERHEAD);
-    return info;
-  }
-
-  private async compute(q: ZoneInfoQuery, signal?: AbortSignal): Promise<ZoneInfo> {
     const collection = q.collectionId === undefined ? undefined : this.zones.collection(q.collectionId);
     const grid = this.zones.grid(q.dggrsId);
     const zone = this.zones.describe(grid, q.zoneId);

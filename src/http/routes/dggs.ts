@@ -1,3 +1,4 @@
+import { KeptReplies } from '../kept-replies.js';
 import { CONF } from '../../formats/conformance-classes.js';
 import { formatConformance } from '../../formats/registry.js';
 import type { AnyRoute } from '../route.js';
@@ -10,10 +11,11 @@ import { zoneListRoute } from './zones.js';
 import { zoneInfoRoute } from './zone-info.js';
 
 /** Grid and zone routes: the bare form, then the collection-scoped one, each grids, grid, zones, zone. */
-export function dggsRoutes(zones: ZonesService, zoneInfo: ZoneInfoService): RouteModule {
+export function dggsRoutes(zones: ZonesService, zoneInfo: ZoneInfoService, zoneInfoCacheBytes = 0): RouteModule {
+  const cache = zoneInfoCacheBytes > 0 ? new KeptReplies(zoneInfoCacheBytes) : undefined;
   const routes: AnyRoute[] = [false, true].flatMap((scoped) => {
     const form = dggsForm(scoped, zones);
-    return [gridListRoute(form, zones), gridRoute(form, zones), zoneListRoute(form, zones), zoneInfoRoute(form, zoneInfo)];
+    return [gridListRoute(form, zones), gridRoute(form, zones), zoneListRoute(form, zones), zoneInfoRoute(form, zoneInfo, cache)];
   });
   return {
     routes,

@@ -2,6 +2,7 @@ import { z } from '../schemas/zod.js';
 import type { Link } from '../schemas/common.js';
 import { GeoJsonFeature, ZoneIdResponse } from '../schemas/dggs.js';
 import { defineRoute, json, type AnyRoute, type Reply } from '../route.js';
+import { KeptReplies } from '../kept-replies.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
 import { zoneSvgMap } from '../html/zone-svg.js';
@@ -21,7 +22,8 @@ const zoneQuery = z.object({
   f: formatParam(ZONE_FORMATS),
 });
 
-export function zoneInfoRoute(form: DggsForm, service: ZoneInfoService): AnyRoute {
+/** `cache`: a grid's zone info (no collection) depends on the request alone, so its encoded answers are kept. */
+export function zoneInfoRoute(form: DggsForm, service: ZoneInfoService, cache?: KeptReplies): AnyRoute {
   const route = defineRoute({
     ...form.get('/{dggrs_id}/zones/{zone_id}', 'getDGGRSZoneInfo', { bare: 'Describe one zone', scoped: 'Describe one zone, with links to the collection data' }),
     params: form.zoneParams,
@@ -31,8 +33,9 @@ export function zoneInfoRoute(form: DggsForm, service: ZoneInfoService): AnyRout
     handler: async ({ params, query, links, format, signal }) => {
       const scope = form.scopeOf(params);
       const refined = query['refined-geometry'] ?? true;
-      const info = await service.zoneInfo({ dggrsId: params.dggrs_id, zoneId: params.zone_id, collectionId: scope.collection?.id, refined }, signal);
-      return zoneInfoReply(info, scope, refined, links, format);
+      const answer = async () => zoneInfoReply(await service.zoneInfo({ dggrsId: params.dggrs_id, zoneId: params.zone_id, collectionId: scope.collection?.id, refined }, signal), scope, refined, links, format);
+      if (scope.collection || !cache) return answer();
+      return cache.get(`${links.baseUrl}\n${format}\n${refined}\n${params.dggrs_id}\n${params.zone_id}`, answer);
     },
   });
   // The GeoJSON zone feature schema is documented alongside the JSON one.
