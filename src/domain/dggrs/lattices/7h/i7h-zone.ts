@@ -13,53 +13,29 @@ import {
   canonicalize, crossesInterruption, crossInterruption, moveVertex, moveVertex2, rotateCCW, rotateCW,
   type Crossing, type Pt,
 } from '../rhombic-5x6-net.js';
+import { hexZoneLevel, indexHex, sameHexZone, type HexZone } from '../hex-zone.js';
 
-export interface I7HZone {
-  k: number;
-  root: number;
-  ix: number;
-  sh: number;
-}
+/** RI7H's sub-hex letters: 'A' at even levels, 'B' (centroid child) .. 'H' (vertex children) at odd. */
+export type I7HZone = HexZone;
 
 export const MAX_LEVEL = 19;
 
 export const POW7: readonly number[] = Array.from({ length: 23 }, (_, i) => 7 ** i);
 
-export const zoneLevel = (z: I7HZone): number => 2 * z.k + (z.sh > 0 ? 1 : 0);
-
 /** Pentagons: every rhombus index 0 and the polar roots, except vertex children (always hexagons). */
 export const zoneEdgeCount = (z: I7HZone): number => (z.sh > 1 ? 6 : z.ix === 0 ? 5 : 6);
-
-export const sameZone = (a: I7HZone | null, b: I7HZone | null): boolean =>
-  a !== null && b !== null && a.k === b.k && a.root === b.root && a.ix === b.ix && a.sh === b.sh;
 
 // ------------------------------------------------------------------------------------------------
 // Identifiers
 
-const HEX_DIGITS = '0123456789ABCDEF';
-const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!);
 // "{L}{R}-" and "-{S}" pieces, precomputed: ids are built for every located point and listed sub-zone.
 const ID_PREFIX: readonly string[] = Array.from({ length: 20 * 12 }, (_, i) =>
-  String.fromCharCode(65 + Math.floor(i / 12)) + HEX_DIGITS[i % 12] + '-');
+  String.fromCharCode(65 + Math.floor(i / 12)) + '0123456789AB'[i % 12] + '-');
 const ID_SUFFIX: readonly string[] = Array.from({ length: 8 }, (_, i) => '-' + String.fromCharCode(65 + i));
-
-/** Uppercase hex without leading zeros; indices reach 2^51, beyond 32-bit integer ops, so split at 24 bits. */
-function hex(ix: number): string {
-  let hi = Math.floor(ix / 16777216);
-  let lo = ix - hi * 16777216;
-  let s = '';
-  if (hi) {
-    while (hi > 0) { s = HEX_DIGITS[hi & 15]! + s; hi = Math.floor(hi / 16); }
-    return s + HEX_BYTE[(lo >>> 16) & 255]! + HEX_BYTE[(lo >>> 8) & 255]! + HEX_BYTE[lo & 255]!;
-  }
-  if (lo === 0) return '0';
-  while (lo > 0) { s = HEX_DIGITS[lo & 15]! + s; lo >>>= 4; }
-  return s;
-}
 
 export function formatZoneId(k: number, root: number, ix: number, sh: number): string {
   const level = 2 * k + (sh > 0 ? 1 : 0);
-  return ID_PREFIX[level * 12 + root]! + hex(ix) + ID_SUFFIX[sh]!;
+  return ID_PREFIX[level * 12 + root]! + indexHex(ix) + ID_SUFFIX[sh]!;
 }
 
 export const zoneId = (z: I7HZone): string => formatZoneId(z.k, z.root, z.ix, z.sh);
@@ -636,7 +612,7 @@ function parentOfEvenZone(child: I7HZone): I7HZone | null {
     else cand = candidateParent(k, root, row, col, tries[i]![0], tries[i]![1]);
     if (!cand) continue;
     for (const oddChild of primaryChildren(cand)) {
-      for (const g of primaryChildren(oddChild)) if (sameZone(g, child)) return oddChild;
+      for (const g of primaryChildren(oddChild)) if (sameHexZone(g, child)) return oddChild;
     }
   }
   return null;
@@ -675,7 +651,7 @@ export function children(z: I7HZone): I7HZone[] {
   const c0 = out[0]!;
   const c = centroidOf(c0);
   const verts = latticeVertices(c0.k, c0.root, c0.sh, c, zoneEdgeCount(c0));
-  const cLevel = zoneLevel(c0);
+  const cLevel = hexZoneLevel(c0);
   const north = c.x - c.y - 1e-11 > 0;
   const cy = Math.trunc(c.y + 1e-11), cx = Math.trunc(c.x + 1e-11);
   const onSeam = (north && Math.abs(c.y - cy) < 1e-11) || (!north && Math.abs(c.x - cx) < 1e-11);
@@ -690,7 +666,7 @@ export function children(z: I7HZone): I7HZone[] {
 }
 
 export function neighbours(z: I7HZone): I7HZone[] {
-  const level = zoneLevel(z);
+  const level = hexZoneLevel(z);
   const c = centroidOf(z);
   let cK: number, cRoot: number, cSh: number;
   if (level & 1) {
@@ -721,10 +697,10 @@ export function neighbours(z: I7HZone): I7HZone[] {
 export function parents(z: I7HZone): I7HZone[] {
   const p0 = primaryParent(z);
   if (!p0) return [];
-  if (sameZone(centroidChild(p0), z)) return [p0];
+  if (sameHexZone(centroidChild(p0), z)) return [p0];
   const c = centroidOf(z);
   const verts = latticeVertices(z.k, z.root, z.sh, c, zoneEdgeCount(z));
-  const pLevel = zoneLevel(p0);
+  const pLevel = hexZoneLevel(p0);
   const v = { x: 0, y: 0 };
   for (const vert of verts) {
     const north = c.x - c.y - 1e-11 > 0;
@@ -733,7 +709,7 @@ export function parents(z: I7HZone): I7HZone[] {
     const o = probeOffset(c, vert, north, onSeam, true);
     moveVertex2(o.from.x, o.from.y, 0.99 * o.dx, 0.99 * o.dy, false, v);
     const q = zoneAt(pLevel, v.x, v.y);
-    if (q && !sameZone(q, p0)) return [p0, q];
+    if (q && !sameHexZone(q, p0)) return [p0, q];
   }
   return [p0];
 }
