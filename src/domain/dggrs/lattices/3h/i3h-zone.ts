@@ -13,8 +13,8 @@
  * Rules follow DGGAL's I3HZone one for one, including its seam special cases: the ids are only useful if
  * they agree.
  */
-import { canonicalize, moveVertex, moveVertex2, type Pt } from '../rhombic-5x6-net.js';
-import { hexZoneLevel, indexHex, sameHexZone, type HexZone } from '../hex-zone.js';
+import { canonicalize, centroidIntoNet, moveVertex, moveVertex2, NORTH_DIAGONAL, SOUTH_DIAGONAL, type Pt } from '../rhombic-5x6-net.js';
+import { hexZoneLevel, HexZoneIds, ID_PARTS, sameHexZone, type HexZone } from '../hex-zone.js';
 
 /** k is the ISEA9R level; sh is 0 ('A') at even levels and 1..3 (B, C, D) at odd levels. */
 export type I3HZone = HexZone;
@@ -37,39 +37,29 @@ export function isEdgeHex(z: I3HZone): boolean {
 // ------------------------------------------------------------------------------------------------
 // Identifiers
 
-/** "{L}{R}-" and "-{S}" pieces, precomputed: ids are built for every located point and listed sub-zone. */
-const ID_PREFIX: readonly string[] = Array.from({ length: 17 * 12 }, (_, i) => String.fromCharCode(65 + Math.floor(i / 12)) + '0123456789AB'[i % 12] + '-');
-const ID_SUFFIX: readonly string[] = ['-A', '-B', '-C', '-D'];
 
 export function i3hId(z: I3HZone): string {
-  return ID_PREFIX[z.k * 12 + z.root]! + indexHex(z.ix) + ID_SUFFIX[z.sh]!;
+  return IDS.format(z.k, z.root, z.ix, z.sh);
 }
 
-const ID_PATTERN = /^([A-Q])([0-9AB])-(0|[1-9A-F][0-9A-F]{0,13})-([A-D])$/;
+/** The level letter is k; the sub-hex takes 2 bits of the 64-bit id: k << 57 | root << 53 | ix << 2 | sh. */
+const IDS = new HexZoneIds(17, 4, /^([A-Q])([0-9AB])-(0|[1-9A-F][0-9A-F]{0,13})-([A-D])$/, 2n);
 
 /** Strict parse: only the canonical spelling of an existing zone (what DGGAL prints back). */
 export function parseI3HId(id: string): I3HZone | null {
-  if (typeof id !== 'string' || id.length > 24) return null;
-  const m = ID_PATTERN.exec(id);
-  if (!m) return null;
-  const k = m[1]!.charCodeAt(0) - 65;
-  const root = parseInt(m[2]!, 16);
-  const ix = parseInt(m[3]!, 16);
-  const sh = m[4]!.charCodeAt(0) - 65;
+  if (!IDS.split(id)) return null;
+  const { letter: k, root, ix, sh } = ID_PARTS;
   const p = POW3[k]!;
   // The polar zones are pentagons: letter A, or B at odd levels.
-  if (!Number.isSafeInteger(ix) || ix >= p * p || (root >= 10 && (ix !== 0 || sh > 1))) return null;
+  if (ix >= p * p || (root >= 10 && (ix !== 0 || sh > 1))) return null;
   return { k, root, ix, sh };
 }
 
-export function i3hToInt64(z: I3HZone): bigint {
-  return (BigInt(z.k) << 57n) | (BigInt(z.root) << 53n) | (BigInt(z.ix) << 2n) | BigInt(z.sh);
-}
+export const i3hToInt64 = (z: I3HZone): bigint => IDS.toInt64(z);
 
 export function i3hFromInt64(v: bigint): I3HZone | null {
-  if (v < 0n || v >= 1n << 62n) return null;
-  const z: I3HZone = { k: Number(v >> 57n), root: Number((v >> 53n) & 15n), ix: Number((v >> 2n) & ((1n << 51n) - 1n)), sh: Number(v & 3n) };
-  return parseI3HId(i3hId(z)) ? z : null;
+  const z = IDS.fromInt64(v);
+  return z && parseI3HId(i3hId(z)) ? z : null;
 }
 
 /** Row and column of a zone's cell in the ISEA9R grid of its level (the whole 5p x 6p net). */
@@ -126,6 +116,9 @@ function carry(to: number, root: number, rix: number, x: number, y: number, p: n
   CARRIED.rix = rix;
 }
 
+/** The point `i3hAt` looks up, on the net. */
+const IN_NET: Pt = { x: 0, y: 0 };
+
 /**
  * Zone of `level` containing the 5x6 point (DGGAL's I3HZone::fromCentroid), or null outside the net.
  * Even levels split each cell's area between the hexagons on its four corners; odd levels between the
@@ -133,28 +126,12 @@ function carry(to: number, root: number, rix: number, x: number, y: number, p: n
  */
 export function i3hAt(level: number, px: number, py: number): I3HZone | null {
   if (!Number.isFinite(px) || !Number.isFinite(py)) return null;
-  let cX = px, cY = py;
   const k = level >> 1;
   const p = POW3[k]!;
   const d = 1.0 / p;
-  let northPole = false, southPole = false;
-  if (Math.abs(cX - cY - 1) < 1e-10) northPole = true;
-  else if (Math.abs(cY - cX - 2) < 1e-10) southPole = true;
-  else if (cY < -1e-11 && cX > -1e-11) { cX -= cY; cY = 0; }
-  else if (Math.floor(cX + 1e-11) > Math.floor(cY + 1e-11)) {
-    // Over a top dent, to the right.
-    const fy = Math.min(5, Math.floor(cY + 1e-11));
-    cX += fy + 1 - cY; cY = fy + 1;
-  } else if (Math.floor(cY + 1e-11) - Math.floor(cX + 1e-11) > 1) {
-    // Over a bottom dent, to the right.
-    const fx = Math.min(4, Math.floor(cX + 1e-11));
-    cY += fx + 1 - cX; cX = fx + 1;
-  } else if (cX < -1e-11 || cY < -1e-11) {
-    const o = { x: 0, y: 0 };
-    moveVertex(5, 5, cX, cY, o);
-    cX = o.x; cY = o.y;
-  }
-  if (cX > 5 - 1e-11 && cY > 5 - 1e-11 && cX + cY > 5.0 + 5.0 - d - 1e-11) { cX -= 5; cY -= 5; }
+  const diagonal = centroidIntoNet(px, py, d, false, IN_NET);
+  let northPole = diagonal === NORTH_DIAGONAL, southPole = diagonal === SOUTH_DIAGONAL;
+  let cX = IN_NET.x, cY = IN_NET.y;
 
   let cx = Math.min(4, Math.trunc(cX + 1e-11)), cy = Math.min(5, Math.trunc(cY + 1e-11));
   let root = cx + cy;

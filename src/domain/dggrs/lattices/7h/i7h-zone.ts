@@ -10,10 +10,10 @@
  * they agree with the reference, so quirks are reproduced rather than "fixed".
  */
 import {
-  canonicalize, crossesInterruption, crossInterruption, moveVertex, moveVertex2, rotateCCW, rotateCW,
+  canonicalize, centroidIntoNet, crossesInterruption, crossInterruption, moveVertex, moveVertex2, rotateCCW, rotateCW,
   type Crossing, type Pt,
 } from '../rhombic-5x6-net.js';
-import { hexZoneLevel, indexHex, sameHexZone, type HexZone } from '../hex-zone.js';
+import { hexZoneLevel, HexZoneIds, ID_PARTS, sameHexZone, type HexZone } from '../hex-zone.js';
 
 /** RI7H's sub-hex letters: 'A' at even levels, 'B' (centroid child) .. 'H' (vertex children) at odd. */
 export type I7HZone = HexZone;
@@ -28,56 +28,38 @@ export const zoneEdgeCount = (z: I7HZone): number => (z.sh > 1 ? 6 : z.ix === 0 
 // ------------------------------------------------------------------------------------------------
 // Identifiers
 
-// "{L}{R}-" and "-{S}" pieces, precomputed: ids are built for every located point and listed sub-zone.
-const ID_PREFIX: readonly string[] = Array.from({ length: 20 * 12 }, (_, i) =>
-  String.fromCharCode(65 + Math.floor(i / 12)) + '0123456789AB'[i % 12] + '-');
-const ID_SUFFIX: readonly string[] = Array.from({ length: 8 }, (_, i) => '-' + String.fromCharCode(65 + i));
 
 export function formatZoneId(k: number, root: number, ix: number, sh: number): string {
-  const level = 2 * k + (sh > 0 ? 1 : 0);
-  return ID_PREFIX[level * 12 + root]! + indexHex(ix) + ID_SUFFIX[sh]!;
+  return IDS.format(2 * k + (sh > 0 ? 1 : 0), root, ix, sh);
 }
 
 export const zoneId = (z: I7HZone): string => formatZoneId(z.k, z.root, z.ix, z.sh);
 
-const ID_PATTERN = /^([A-T])([0-9AB])-(0|[1-9A-F][0-9A-F]{0,13})-([A-H])$/;
+/** The level letter is the level; the sub-hex takes 3 bits of the 64-bit id: k << 58 | root << 54 | index << 3 | subHex. */
+const IDS = new HexZoneIds(20, 8, /^([A-T])([0-9AB])-(0|[1-9A-F][0-9A-F]{0,13})-([A-H])$/, 3n);
 
 /**
  * Strict parse: only the canonical spelling of a zone that exists (DGGAL itself accepts leading zeros,
  * lowercase and some impossible pentagon letters; we refuse those so ids round-trip).
  */
 export function parseZoneId(id: string): I7HZone | null {
-  if (typeof id !== 'string' || id.length > 24) return null;
-  const m = ID_PATTERN.exec(id);
-  if (!m) return null;
-  const level = m[1]!.charCodeAt(0) - 65;
-  const root = parseInt(m[2]!, 16);
-  const ix = parseInt(m[3]!, 16);
-  const sh = m[4]!.charCodeAt(0) - 65;
+  if (!IDS.split(id)) return null;
+  const { letter: level, root, ix, sh } = ID_PARTS;
   const k = level >> 1;
   if ((sh > 0) !== ((level & 1) === 1)) return null;
   const p = POW7[k]!;
-  if (!Number.isSafeInteger(ix) || ix >= p * p) return null;
+  if (ix >= p * p) return null;
   if (root >= 10 && ix !== 0) return null;
   // Pentagons (index 0 or polar roots) have only five vertex children, C..G.
   if (ix === 0 && sh === 7) return null;
   return { k, root, ix, sh };
 }
 
-/** DGGAL's 64-bit zone id: k << 58 | root << 54 | index << 3 | subHex. */
-export function zoneToInt64(z: I7HZone): bigint {
-  return (BigInt(z.k) << 58n) | (BigInt(z.root) << 54n) | (BigInt(z.ix) << 3n) | BigInt(z.sh);
-}
+export const zoneToInt64 = (z: I7HZone): bigint => IDS.toInt64(z);
 
 export function zoneFromInt64(v: bigint): I7HZone | null {
-  if (v < 0n || v >= 1n << 62n) return null;
-  const z: I7HZone = {
-    k: Number(v >> 58n),
-    root: Number((v >> 54n) & 15n),
-    ix: Number((v >> 3n) & ((1n << 51n) - 1n)),
-    sh: Number(v & 7n),
-  };
-  return parseZoneId(zoneId(z)) ? z : null;
+  const z = IDS.fromInt64(v);
+  return z && parseZoneId(zoneId(z)) ? z : null;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -579,22 +561,8 @@ function parentOfEvenZone(child: I7HZone): I7HZone | null {
   const c = centroidOf(child);
   const p = POW7[k]!;
   const oop = 1.0 / p;
-  let x = c.x, y = c.y;
-  if (Math.abs(x - y - 1) < 1e-10) { /* polar diagonal */ }
-  else if (Math.abs(y - x - 2) < 1e-10) { /* polar diagonal */ }
-  else if (y < -1e-11 && x > -1e-11) { x -= y; y = 0; }
-  else if (Math.floor(x + 1e-11) > Math.floor(y + 1e-11)) {
-    const cy = Math.min(5, Math.floor(y + 1e-11));
-    x += cy + 1 - y; y = cy + 1;
-  } else if (Math.floor(y + 1e-11) - Math.floor(x + 1e-11) > 1) {
-    const cx = Math.min(4, Math.floor(x + 1e-11));
-    y += cx + 1 - x; x = cx + 1;
-  } else if (x < -1e-11 || y < -1e-11) {
-    const o = { x: 0, y: 0 };
-    moveVertex2(5, 5, x, y, false, o);
-    x = o.x; y = o.y;
-  }
-  if (x > 5 - 1e-11 && y > 5 - 1e-11 && x + y > 5.0 + 5.0 - oop - 1e-11) { x -= 5; y -= 5; }
+  centroidIntoNet(c.x, c.y, oop, true, scratch);
+  const x = scratch.x, y = scratch.y;
   const cx = Math.min(4, Math.trunc(x + 1e-11)), cy = Math.min(5, Math.trunc(y + 1e-11));
   const root = cx + cy;
   const lx = x - cx, ly = y - cy;
