@@ -86,7 +86,6 @@ export class I3HBoxZones extends CellRectTreeSelection implements ZoneSelection 
   private readonly geo = { lat: 0, lon: 0 };
   private roots: (Node | null)[] | undefined;
   private polar: number[] = [];
-  private complete = false;
   /** The zones holding the North and South Pole at this level. */
   private readonly poleZones: (I3HZone | null)[];
 
