@@ -152,6 +152,25 @@ export function moveVertex2(sX: number, sY: number, dx: number, dy: number, cros
   out.y = vY;
 }
 
+/** Result register of `stepInSquare`. */
+const STEP: Pt = { x: 0, y: 0 };
+
+/**
+ * The part of the move (dx, dy) from (cX, cY) that stays in the unit square (cx, cy), along the move,
+ * into STEP: where the move leaves the square it is cut at the first side it reaches.
+ */
+function stepInSquare(cX: number, cY: number, cx: number, cy: number, dx: number, dy: number): void {
+  let px = dx < 0 ? Math.max(cx - cX, dx) : Math.min(cx + 1 - cX, dx);
+  let py = dy < 0 ? Math.max(cy - cY, dy) : Math.min(cy + 1 - cY, dy);
+  if (dx && dy) {
+    const pkx = px / dx, pky = py / dy;
+    if (pkx < pky) py = pkx * dy;
+    else if (pky < pkx) px = pky * dx;
+  }
+  STEP.x = px;
+  STEP.y = py;
+}
+
 export const NORTH_DIAGONAL = 1, SOUTH_DIAGONAL = 2;
 
 /**
@@ -204,13 +223,8 @@ export function crossesInterruption(cInX: number, cInY: number, dx: number, dy: 
   if (cdx < 0 && cdy < 1 + 1e-11) { cdx += 5; cdy += 5; cX += 5; cY += 5; }
   if (cdx > 5 && cdy > 5 - 1e-11) { cdx -= 5; cdy -= 5; cX -= 5; cY -= 5; }
   const cx = Math.floor(cdx), cy = Math.floor(cdy);
-  let px = dx < 0 ? Math.max(cx - cX, dx) : Math.min(cx + 1 - cX, dx);
-  let py = dy < 0 ? Math.max(cy - cY, dy) : Math.min(cy + 1 - cY, dy);
-  if (dx && dy) {
-    const pkx = px / dx, pky = py / dy;
-    if (pkx < pky) py = pkx * dy;
-    else if (pky < pkx) px = pky * dx;
-  }
+  stepInSquare(cX, cY, cx, cy, dx, dy);
+  const px = STEP.x, py = STEP.y;
   cX += px;
   cY += py;
   if (Math.abs(dx - px) < 1e-11 && Math.abs(dy - py) < 1e-11) return false;
@@ -290,13 +304,8 @@ export function move(oX: number, oY: number, dx: number, dy: number, nRotations:
     if (cdx > 5) cdx = 5;
     if (cdy > 6) cdy = 6;
     const cx = Math.floor(cdx), cy = Math.floor(cdy);
-    let px = dx < 0 ? Math.max(cx - cX, dx) : Math.min(cx + 1 - cX, dx);
-    let py = dy < 0 ? Math.max(cy - cY, dy) : Math.min(cy + 1 - cY, dy);
-    if (dx && dy) {
-      const pkx = px / dx, pky = py / dy;
-      if (pkx < pky) py = pkx * dy;
-      else if (pky < pkx) px = pky * dx;
-    }
+    stepInSquare(cX, cY, cx, cy, dx, dy);
+    const px = STEP.x, py = STEP.y;
     cX += px;
     cY += py;
     if (!finalCross && Math.abs(dx - px) < 1e-11 && Math.abs(dy - py) < 1e-11) break;

@@ -92,6 +92,45 @@ function roundTo32(u: number): number {
   return Math.trunc((u + (u >= 0 ? 2147483648 : -2147483648)) / 4294967296);
 }
 
+/** Result registers of `carryIntoRhombus`. */
+const CARRIED = { root: 0, row: 0, col: 0 };
+
+/**
+ * A lattice point (row, col) just off rhombus `root` (p cells a side) carried across a turned seam into
+ * CARRIED: a north (south) rhombus's right (bottom) edge, and with `back` also its top (left) edge; false,
+ * with CARRIED the point as it is, when it crosses none. The root is left unwrapped (each caller wraps it
+ * as DGGAL does).
+ */
+function crossSeam(p: number, root: number, row: number, col: number, south: boolean, back: boolean): boolean {
+  let crossed = true;
+  if (col === p && row < p && !south) { col = p - row; row = 0; root += 2; }
+  else if (row === p && col < p && south) { row = p - col; col = 0; root += 2; }
+  else if (back && col > 0 && col < p && row < 0 && !south) {
+    const ncol = p + row, nrow = p - col;
+    col = ncol; row += nrow; root -= 2;
+  } else if (back && row > 0 && row < p && col < 0 && south) {
+    const nrow = p + col, ncol = p - row;
+    row = nrow; col += ncol; root -= 2;
+  } else crossed = false;
+  CARRIED.root = root;
+  CARRIED.row = row;
+  CARRIED.col = col;
+  return crossed;
+}
+
+/** A lattice point just off rhombus `root` carried straight into the rhombus before or after, into CARRIED (root unwrapped). */
+function carryStraight(p: number, root: number, row: number, col: number): void {
+  if (row < 0 && col < 0) { row += p; col += p; root -= 2; }
+  else if (row < 0) { row += p; root -= 1; }
+  else if (col < 0) { col += p; root -= 1; }
+  else if (col >= p && row >= p) { row -= p; col -= p; root += 2; }
+  else if (row >= p) { row -= p; root += 1; }
+  else if (col >= p) { col -= p; root += 1; }
+  CARRIED.root = root;
+  CARRIED.row = row;
+  CARRIED.col = col;
+}
+
 /**
  * Zone of `level` containing the 5x6 point (DGGAL's fromCentroid). Writes LOC and returns true, or
  * returns false for points outside the net.
@@ -222,14 +261,8 @@ export function locate(level: number, px: number, py: number): boolean {
 
   if (north && col === p && row === 0) { LOC.root = 10; LOC.ix = 0; LOC.sh = 0; return true; }
   if (south && col === 0 && row === p) { LOC.root = 11; LOC.ix = 0; LOC.sh = 0; return true; }
-  if (col === p && row < p && !southRhombus) { col = p - row; row = 0; root += 2; }
-  else if (row === p && col < p && southRhombus) { row = p - col; col = 0; root += 2; }
-  else if (row < 0 && col < 0) { row += p; col += p; root -= 2; }
-  else if (row < 0) { row += p; root -= 1; }
-  else if (col < 0) { col += p; root -= 1; }
-  else if (col >= p && row >= p) { row -= p; col -= p; root += 2; }
-  else if (row >= p) { row -= p; root += 1; }
-  else if (col >= p) { col -= p; root += 1; }
+  if (!crossSeam(p, root, row, col, southRhombus, false)) carryStraight(p, root, row, col);
+  ({ root, row, col } = CARRIED);
   // DGGAL keeps the root unsigned here; a negative root wraps through its 4-bit field.
   if (root < 0) root = (root - 10) & 15;
   else if (root > 9) root -= 10;
@@ -452,21 +485,10 @@ function oddCentroidChildRowCol(z: I7HZone): { root: number; row: number; col: n
       case 7: row -= 1; col += 2; break;
       default: break;
     }
-    if (col === cp && row < cp && !south) { col = cp - row; row = 0; cRhombus += 2; }
-    else if (row === cp && col < cp && south) { row = cp - col; col = 0; cRhombus += 2; }
-    else if (col > 0 && col < cp && row < 0 && !south) {
-      const ncol = cp + row, nrow = cp - col;
-      col = ncol; row += nrow; cRhombus -= 2;
-    } else if (row > 0 && row < cp && col < 0 && south) {
-      const nrow = cp + col, ncol = cp - row;
-      row = nrow; col += ncol; cRhombus -= 2;
-    }
-    if (row < 0 && col < 0) { row += cp; col += cp; cRhombus -= 2; }
-    else if (row < 0) { row += cp; cRhombus -= 1; }
-    else if (col < 0) { col += cp; cRhombus -= 1; }
-    else if (col >= cp && row >= cp) { row -= cp; col -= cp; cRhombus += 2; }
-    else if (row >= cp) { row -= cp; cRhombus += 1; }
-    else if (col >= cp) { col -= cp; cRhombus += 1; }
+    // A vertex child past a seam may still be off the rhombus it crossed into.
+    crossSeam(cp, cRhombus, row, col, south, true);
+    carryStraight(cp, CARRIED.root, CARRIED.row, CARRIED.col);
+    ({ root: cRhombus, row, col } = CARRIED);
   }
   if (cRhombus < 0) cRhombus += 10;
   else if (cRhombus > 9) cRhombus -= 10;
@@ -511,20 +533,8 @@ export function primaryChildren(z: I7HZone): I7HZone[] {
     let col = ccol + CHILD_OFFSETS[ii]![1];
     let cRhombus = cChild.root;
     if (nPoints === 5 && ((south && i === 2) || (!south && i === 0))) continue;
-    if (col === cp && row < cp && !south) { col = cp - row; row = 0; cRhombus += 2; }
-    else if (row === cp && col < cp && south) { row = cp - col; col = 0; cRhombus += 2; }
-    else if (col > 0 && col < cp && row < 0 && !south) {
-      const ncol = cp + row, nrow = cp - col;
-      col = ncol; row += nrow; cRhombus -= 2;
-    } else if (row > 0 && row < cp && col < 0 && south) {
-      const nrow = cp + col, ncol = cp - row;
-      row = nrow; col += ncol; cRhombus -= 2;
-    } else if (row < 0 && col < 0) { row += cp; col += cp; cRhombus -= 2; }
-    else if (row < 0) { row += cp; cRhombus -= 1; }
-    else if (col < 0) { col += cp; cRhombus -= 1; }
-    else if (col >= cp && row >= cp) { row -= cp; col -= cp; cRhombus += 2; }
-    else if (row >= cp) { row -= cp; cRhombus += 1; }
-    else if (col >= cp) { col -= cp; cRhombus += 1; }
+    if (!crossSeam(cp, cRhombus, row, col, south, true)) carryStraight(cp, cRhombus, row, col);
+    ({ root: cRhombus, row, col } = CARRIED);
     if (cRhombus < 0) cRhombus += 10;
     else if (cRhombus > 9) cRhombus -= 10;
     if (row >= 0 && col >= 0 && row < cp && col < cp) out.push({ k: k + 1, root: cRhombus, ix: row * cp + col, sh: 0 });
@@ -537,14 +547,8 @@ function candidateParent(k: number, root: number, row: number, col: number, addC
   let south = (root & 1) === 1;
   col += addCol;
   row += addRow;
-  if (col === p && row < p && !south) { col = p - row; row = 0; root += 2; }
-  else if (row === p && col < p && south) { row = p - col; col = 0; root += 2; }
-  else if (row < 0 && col < 0) { row += p; col += p; root -= 2; }
-  else if (row < 0) { row += p; root -= 1; }
-  else if (col < 0) { col += p; root -= 1; }
-  else if (col >= p && row >= p) { row -= p; col -= p; root += 2; }
-  else if (row >= p) { row -= p; root += 1; }
-  else if (col >= p) { col -= p; root += 1; }
+  if (!crossSeam(p, root, row, col, south, false)) carryStraight(p, root, row, col);
+  ({ root, row, col } = CARRIED);
   if (root < 0) root += 10;
   else if (root > 9) root -= 10;
   south = (root & 1) === 1;
