@@ -1,10 +1,9 @@
 import * as a5 from 'a5-js';
-import { runToEnd, type BBox, type GridLevelInfo, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from '../../domain/dggrs/dggrs.js';
-import { BaseDggrs } from '../../domain/dggrs/core/base-dggrs.js';
-import { BoxCover, boxList } from '../../domain/dggrs/core/box-cover.js';
+import { runToEnd, type BBox, type LonLat, type Page, type ZoneDescription } from '../../domain/dggrs/dggrs.js';
 import { a5CellTree } from './a5-box-zones.js';
-import { CellTreeBoxZones, descendantRun } from './cell-tree-box-zones.js';
-import { cellsInBoxEstimate, ringExtent, unwrap, wrapLon } from './lon-lat.js';
+import { descendantRun } from './cell-tree-box-zones.js';
+import { CellTreeDggrs } from './cell-tree-dggrs.js';
+import { ringExtent, unwrap, wrapLon } from './lon-lat.js';
 import { Recent } from './recent.js';
 
 /**
@@ -78,7 +77,7 @@ function maxStray(ring: readonly LonLat[]): number {
  * the coarser level holding its centre (cellToSupercell), so child and parent links are each other's
  * inverse. Sub-zone order: ascending cell id, which is the order of A5's space-filling curve.
  */
-export class A5Dggrs extends BaseDggrs {
+export class A5Dggrs extends CellTreeDggrs {
   /** 61,440 zones of about 8,300 km² (H3's default level 3 has 41,162 of about 12,400 km²). */
   readonly defaultLevel = 6;
   /** About 64 sub-zones per zone (4^3). */
@@ -96,7 +95,7 @@ export class A5Dggrs extends BaseDggrs {
       title: 'A5: pentagonal equal-area geospatial index',
       description: 'A5 (a5-js), pentagons of exactly equal area on a dodecahedron: 12 zones at level 0, 60 at level 1, then aperture 4; zone ids are 64-bit A5 cell ids in hexadecimal.',
       uri: 'https://a5geo.org',
-    });
+    }, A5_TREE);
   }
 
   isValidZone(zoneId: string): boolean {
@@ -179,16 +178,6 @@ export class A5Dggrs extends BaseDggrs {
     return this.coverings.get(`${zoneId}/${level}`, () => a5.cellToSubcells(c, level));
   }
 
-  /** A zone is in when its extent (the box of its refined outline, reaching the pole for a polar zone) meets a box. */
-  selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {
-    this.checkLevel(level);
-    return new CellTreeBoxZones(A5_TREE, level, new BoxCover(boxList(bbox)));
-  }
-
-  override estimateZonesInBBox(level: number, bbox: BBox): number {
-    return cellsInBoxEstimate(bbox, this.zoneCount(level));
-  }
-
   /** The A5 cell id itself: the zone id is its hexadecimal form. */
   zoneToUint64(zoneId: string): bigint {
     return cell(zoneId);
@@ -200,15 +189,6 @@ export class A5Dggrs extends BaseDggrs {
    */
   zoneArea(zoneId: string): number {
     return a5.cellArea(this.zoneLevel(zoneId));
-  }
-
-  /** a5-js checks the level itself. */
-  override levelInfo(level: number): GridLevelInfo {
-    return { level, zoneCount: this.zoneCount(level), zoneAreaMetersSquare: this.regularZoneArea(level) };
-  }
-
-  protected zoneCount(level: number): number {
-    return a5.getNumCells(level);
   }
 
   protected regularZoneArea(level: number): number {
@@ -238,6 +218,7 @@ function boundary(c: bigint, segments: number, closed: boolean): LonLat[] {
   return a5.cellToBoundary(c, { closedRing: closed, segments }) as unknown as LonLat[];
 }
 
+/** The box of a cell's refined outline, reaching the pole for a polar cell: its extent, and what a box list meets. */
 function extentOf(c: bigint): BBox {
   return ringExtent(refinedOutline(c));
 }

@@ -1,4 +1,5 @@
 import { BoxCover, IN, OUT, SOME, type Cover } from '../../domain/dggrs/core/box-cover.js';
+import { BreadthFirstCount, type CountedNode } from '../../domain/dggrs/core/cell-rect-tree.js';
 import type { BBox, Page, Stepped, ZoneSelection } from '../../domain/dggrs/dggrs.js';
 import { DEG } from './lon-lat.js';
 
@@ -30,13 +31,10 @@ export interface CellTree<C> {
 }
 
 /** A cell and what is known of its descendants at the listed level (the cell itself when it is there). */
-interface Node<C> {
+interface Node<C> extends CountedNode<Node<C>> {
   cell: C;
   level: number;
   cover: Cover;
-  n: number;
-  done: boolean;
-  kids?: Node<C>[];
 }
 
 /**
@@ -45,15 +43,13 @@ interface Node<C> {
  * are opened, breadth first, so large runs are summed before edges are followed down (a count over its
  * bound stops early). The tree counting builds then serves every page.
  */
-export class CellTreeBoxZones<C> implements ZoneSelection {
+export class CellTreeBoxZones<C> extends BreadthFirstCount<Node<C>> implements ZoneSelection {
   readonly edgeZones: number;
   private work = 0;
   private roots: Node<C>[] | undefined;
-  private pending: Node<C>[] = [];
-  private settled = 0;
-  private complete = false;
 
   constructor(private readonly tree: CellTree<C>, private readonly level: number, private readonly cover: BoxCover) {
+    super();
     this.edgeZones = Math.ceil(cover.edgeLength() / Math.sqrt((4 * Math.PI) / tree.cellCount(level)));
   }
 
@@ -64,25 +60,12 @@ export class CellTreeBoxZones<C> implements ZoneSelection {
       this.roots = [];
       for (const cell of this.tree.roots) this.roots.push(yield* this.node(cell, 0));
     }
-    while (!this.complete) {
-      if (this.settled > stopAbove) return this.settled;
-      const round = this.pending;
-      this.pending = [];
-      for (let i = 0; i < round.length; i++) {
-        if (this.settled > stopAbove) {
-          this.pending = round.slice(i).concat(this.pending);
-          return this.settled;
-        }
-        const node = round[i]!;
-        node.kids = [];
-        for (const child of this.tree.children(node.cell, node.level)) node.kids.push(yield* this.node(child, node.level + 1));
-      }
-      if (this.pending.length === 0) {
-        for (const node of this.roots) total(node);
-        this.complete = true;
-      }
-    }
-    return this.settled;
+    return yield* this.countInRounds(this.roots, stopAbove);
+  }
+
+  protected *open(node: Node<C>): Stepped<void> {
+    node.kids = [];
+    for (const child of this.tree.children(node.cell, node.level)) node.kids.push(yield* this.node(child, node.level + 1));
   }
 
   *page({ offset, limit }: Page): Stepped<string[]> {
@@ -168,14 +151,4 @@ export function* descendantRun<C>(tree: CellTree<C>, cell: C, cellLevel: number,
     if (walk.skip >= n) walk.skip -= n;
     else yield* descendantRun(tree, child, cellLevel + 1, level, walk, pacer);
   }
-}
-
-/** Fills in the counts of a finished tree, bottom up. */
-function total<C>(node: Node<C>): number {
-  if (!node.done) {
-    node.n = 0;
-    for (const kid of node.kids!) node.n += total(kid);
-    node.done = true;
-  }
-  return node.n;
 }

@@ -1,11 +1,9 @@
 import * as h3 from 'h3-js';
-import type { BBox, GridLevelInfo, LonLat, Page, ZoneDescription, ZoneSelection } from '../../domain/dggrs/dggrs.js';
-import { BaseDggrs } from '../../domain/dggrs/core/base-dggrs.js';
-import { BoxCover, boxList } from '../../domain/dggrs/core/box-cover.js';
-import { CellTreeBoxZones } from './cell-tree-box-zones.js';
+import type { BBox, LonLat, Page, ZoneDescription } from '../../domain/dggrs/dggrs.js';
+import { CellTreeDggrs } from './cell-tree-dggrs.js';
 import { h3CellTree } from './h3-box-zones.js';
 import { H3SubZones } from './h3-sub-zones.js';
-import { cellsInBoxEstimate, ringExtent, unwrap } from './lon-lat.js';
+import { ringExtent, unwrap } from './lon-lat.js';
 import { Recent } from './recent.js';
 
 const MAX_RES = 15;
@@ -24,7 +22,7 @@ const DENSIFY_MAX_DEPTH = 16;
  * a second grid family behind the same Dggrs interface. Areas are h3-js's spherical areas on
  * the authalic sphere, not WGS84 geodesic ones.
  */
-export class H3Dggrs extends BaseDggrs {
+export class H3Dggrs extends CellTreeDggrs {
   readonly defaultLevel = 3;
   readonly defaultDepth = 2;
   readonly maxRefinementLevel = MAX_RES;
@@ -40,7 +38,7 @@ export class H3Dggrs extends BaseDggrs {
       title: 'H3: hexagonal hierarchical geospatial index',
       description: 'Uber H3, aperture 7 hexagons (and 12 pentagons per level) on an icosahedron with a gnomonic projection; zone ids are 15-digit hexadecimal cell indexes.',
       uri: 'https://h3geo.org/#/documentation/core-library/overview',
-    });
+    }, H3_TREE);
   }
 
   isValidZone(zoneId: string): boolean {
@@ -131,19 +129,6 @@ export class H3Dggrs extends BaseDggrs {
     return level + relativeDepth;
   }
 
-  /**
-   * A cell is in when its extent (the box of its corners, reaching the pole for the two polar cells, as
-   * zone info gives it) meets a box: the 7H grids' rule, on h3's own corners.
-   */
-  selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {
-    this.checkLevel(level);
-    return new CellTreeBoxZones(H3_TREE, level, new BoxCover(boxList(bbox)));
-  }
-
-  override estimateZonesInBBox(level: number, bbox: BBox): number {
-    return cellsInBoxEstimate(bbox, this.zoneCount(level));
-  }
-
   /** The H3 index itself: the id is its hexadecimal form. */
   zoneToUint64(zoneId: string): bigint {
     if (!this.isValidZone(zoneId)) throw new RangeError(`Invalid H3 cell: ${zoneId}`);
@@ -152,15 +137,6 @@ export class H3Dggrs extends BaseDggrs {
 
   zoneArea(zoneId: string): number {
     return h3.cellArea(zoneId, h3.UNITS.m2);
-  }
-
-  /** h3-js checks the level itself. */
-  override levelInfo(level: number): GridLevelInfo {
-    return { level, zoneCount: this.zoneCount(level), zoneAreaMetersSquare: this.regularZoneArea(level) };
-  }
-
-  protected zoneCount(level: number): number {
-    return h3.getNumCells(level);
   }
 
   protected regularZoneArea(level: number): number {
@@ -175,7 +151,8 @@ function cornersOf(zoneId: string): LonLat[] {
 
 /**
  * Extent of a cell from its corners; a cell whose outline winds round a pole holds it, and its extent
- * reaches that pole all round.
+ * reaches that pole all round. A box list takes the cells whose extent meets a box: the 7H grids' rule,
+ * on h3's own corners.
  */
 function cellBBox(cell: string): BBox {
   const corners = cornersOf(cell);

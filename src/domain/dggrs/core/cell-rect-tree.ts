@@ -1,7 +1,8 @@
 /**
  * The tree of cell rectangles the 5x6-net lattices (7H, 3H, 9R/4R) list a box's zones with: a root
  * rhombus's cells inside the box's rectangle, split into quarters until the caps (box-cover.ts) decide
- * each part, single cells left undecided getting the exact test.
+ * each part, single cells left undecided getting the exact test. Also the breadth-first count such trees
+ * (and the cell trees of the H3 and A5 adapters) are built by.
  */
 import type { Cover } from './box-cover.js';
 import type { Stepped } from '../dggrs.js';
@@ -9,20 +10,71 @@ import type { Stepped } from '../dggrs.js';
 /** Work units between two pauses: a cap test costs about one unit, an exact extent some tens. */
 export const WORK_PER_STEP = 1000;
 
+/** A node of a tree of zone runs: `n` its zone count once `done`; an undecided node is opened into `kids`. */
+export interface CountedNode<N> {
+  n: number;
+  done: boolean;
+  kids?: N[];
+}
+
+/** Fills in the counts of a finished tree, bottom up. */
+export function totalCounts<N extends CountedNode<N>>(node: N): number {
+  if (!node.done) {
+    node.n = 0;
+    for (const kid of node.kids!) node.n += totalCounts(kid);
+    node.done = true;
+  }
+  return node.n;
+}
+
+/**
+ * A box's zones counted over a tree, breadth first: each round opens every node the last one left
+ * undecided, so large runs are summed before edges are followed down, and a count over its bound stops
+ * early with the rest kept for the next call.
+ */
+export abstract class BreadthFirstCount<N extends CountedNode<N>> {
+  /** Undecided nodes not opened yet, and the zones of the nodes settled so far. */
+  protected pending: N[] = [];
+  protected settled = 0;
+  /** Every node decided and the tree's counts filled in. */
+  protected complete = false;
+
+  /** Decides what it can below an undecided node: what is decided adds to `settled`, the rest goes to `pending`. */
+  protected abstract open(node: N): Stepped<void>;
+
+  /** Opens pending nodes until none is left, then fills in the counts under `roots`; returns the count so far. */
+  protected *countInRounds(roots: readonly N[], stopAbove: number): Stepped<number> {
+    while (!this.complete) {
+      if (this.settled > stopAbove) return this.settled;
+      const round = this.pending;
+      this.pending = [];
+      for (let i = 0; i < round.length; i++) {
+        if (this.settled > stopAbove) {
+          this.pending = round.slice(i).concat(this.pending);
+          return this.settled;
+        }
+        yield* this.open(round[i]!);
+      }
+      if (this.pending.length === 0) {
+        for (const node of roots) totalCounts(node);
+        this.complete = true;
+      }
+    }
+    return this.settled;
+  }
+}
+
 /**
  * Rows r0..r1-1, columns c0..c1-1 of root rhombus `root`, with what the caps say of it: `n` is its zone
  * count once `done`; undecided rectangles are opened into `kids`, undecided cells into a bit per zone.
  */
-export interface CellRectNode {
+export interface CellRectNode extends CountedNode<CellRectNode> {
   root: number;
   r0: number;
   r1: number;
   c0: number;
   c1: number;
   cover: Cover;
-  n: number;
-  done: boolean;
-  kids?: CellRectNode[];
   /** Undecided cells: bit s set when the cell's s-th zone is in. */
   bits?: number;
 }
@@ -48,11 +100,8 @@ export function splitIntoQuarters<N>(
  * rectangle (`node`) and tests an undecided cell's zones (`cellBits`); opening a node and keeping count of
  * the zones settled so far is the same for every lattice.
  */
-export abstract class CellRectTreeSelection {
+export abstract class CellRectTreeSelection extends BreadthFirstCount<CellRectNode> {
   protected work = 0;
-  /** Undecided rectangles not opened yet, and the zones of the rectangles settled so far. */
-  protected pending: CellRectNode[] = [];
-  protected settled = 0;
   /** The node of a quarter, made once per selection for splitIntoQuarters. */
   private readonly makeNode = (root: number, r0: number, r1: number, c0: number, c1: number): CellRectNode => this.node(root, r0, r1, c0, c1);
 

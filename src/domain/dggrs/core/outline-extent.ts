@@ -1,4 +1,4 @@
-/** Geodetic extents of densified zone outlines (DGGAL's getZoneWGS84Extent), shared by the 7H and 3H grids. */
+/** Geodetic extents of zone outlines and corners (DGGAL's getZoneWGS84Extent), shared by the grids. */
 
 /** A geodetic position in radians. */
 export interface GeoRadians {
@@ -24,6 +24,31 @@ export function extentAround(pts: readonly GeoRadians[], clon: number): [number,
   }
   if (llLon < -Math.PI) llLon += 2 * Math.PI;
   if (urLon > Math.PI) urLon -= 2 * Math.PI;
+  return [llLat, llLon, urLat, urLon];
+}
+
+/**
+ * Extent in radians [llLat, llLon, urLat, urLon] of a zone's corners (the HEALPix grids' rule): a corner
+ * on a pole adds no longitude, and corners more than half the globe apart in longitude are taken to
+ * straddle the antimeridian (llLon > urLon, from the corners on either side of it).
+ */
+export function cornersExtent(v: readonly GeoRadians[]): [number, number, number, number] {
+  let llLat = Number.MAX_VALUE, llLon = Number.MAX_VALUE, urLat = -Number.MAX_VALUE, urLon = -Number.MAX_VALUE;
+  for (const p of v) {
+    if (p.lat < llLat) llLat = p.lat;
+    if (p.lat > urLat) urLat = p.lat;
+    if (Math.abs(Math.abs(p.lat) - Math.PI / 2) > 1e-11) {
+      if (p.lon < llLon) llLon = p.lon;
+      if (p.lon > urLon) urLon = p.lon;
+    }
+  }
+  if (urLon - llLon > Math.PI) {
+    llLon = Math.PI; urLon = -Math.PI;
+    for (const p of v) {
+      if (p.lon > 0 && p.lon < llLon) llLon = p.lon;
+      if (p.lon < 0 && p.lon > urLon) urLon = p.lon;
+    }
+  }
   return [llLat, llLon, urLat, urLon];
 }
 

@@ -152,6 +152,57 @@ export function moveVertex2(sX: number, sY: number, dx: number, dy: number, cros
   out.y = vY;
 }
 
+/** Result register of `stepInSquare`. */
+const STEP: Pt = { x: 0, y: 0 };
+
+/**
+ * The part of the move (dx, dy) from (cX, cY) that stays in the unit square (cx, cy), along the move,
+ * into STEP: where the move leaves the square it is cut at the first side it reaches.
+ */
+function stepInSquare(cX: number, cY: number, cx: number, cy: number, dx: number, dy: number): void {
+  let px = dx < 0 ? Math.max(cx - cX, dx) : Math.min(cx + 1 - cX, dx);
+  let py = dy < 0 ? Math.max(cy - cY, dy) : Math.min(cy + 1 - cY, dy);
+  if (dx && dy) {
+    const pkx = px / dx, pky = py / dy;
+    if (pkx < pky) py = pkx * dy;
+    else if (pky < pkx) px = pky * dx;
+  }
+  STEP.x = px;
+  STEP.y = py;
+}
+
+export const NORTH_DIAGONAL = 1, SOUTH_DIAGONAL = 2;
+
+/**
+ * A centroid brought onto the net before its zone is looked up (DGGAL's fromCentroid pre-wrap), into
+ * `out`: over a top or bottom dent to the rhombus on its right, from left of x = 0 or above y = 0 by a
+ * vertex move (`moveVertex2` for RI7H, `moveVertex` for RI3H, as each does), and from the last corner
+ * (within `side` of (5, 5), the cell side) back to (0, 0). Returns NORTH_DIAGONAL or SOUTH_DIAGONAL for
+ * a point on a polar diagonal (left where it is), else 0.
+ */
+export function centroidIntoNet(x: number, y: number, side: number, move2: boolean, out: Pt): number {
+  let diagonal = 0;
+  if (Math.abs(x - y - 1) < 1e-10) diagonal = NORTH_DIAGONAL;
+  else if (Math.abs(y - x - 2) < 1e-10) diagonal = SOUTH_DIAGONAL;
+  else if (y < -1e-11 && x > -1e-11) { x -= y; y = 0; }
+  else if (Math.floor(x + 1e-11) > Math.floor(y + 1e-11)) {
+    const cy = Math.min(5, Math.floor(y + 1e-11));
+    x += cy + 1 - y; y = cy + 1;
+  } else if (Math.floor(y + 1e-11) - Math.floor(x + 1e-11) > 1) {
+    const cx = Math.min(4, Math.floor(x + 1e-11));
+    y += cx + 1 - x; x = cx + 1;
+  } else if (x < -1e-11 || y < -1e-11) {
+    if (move2) moveVertex2(5, 5, x, y, false, out);
+    else moveVertex(5, 5, x, y, out);
+    x = out.x; y = out.y;
+  }
+  if (x > 5 - 1e-11 && y > 5 - 1e-11 && x + y > 5.0 + 5.0 - side - 1e-11) { x -= 5; y -= 5; }
+  out.x = x;
+  out.y = y;
+  return diagonal;
+}
+
+
 export interface Crossing {
   i1: Pt;
   i2: Pt;
@@ -172,13 +223,8 @@ export function crossesInterruption(cInX: number, cInY: number, dx: number, dy: 
   if (cdx < 0 && cdy < 1 + 1e-11) { cdx += 5; cdy += 5; cX += 5; cY += 5; }
   if (cdx > 5 && cdy > 5 - 1e-11) { cdx -= 5; cdy -= 5; cX -= 5; cY -= 5; }
   const cx = Math.floor(cdx), cy = Math.floor(cdy);
-  let px = dx < 0 ? Math.max(cx - cX, dx) : Math.min(cx + 1 - cX, dx);
-  let py = dy < 0 ? Math.max(cy - cY, dy) : Math.min(cy + 1 - cY, dy);
-  if (dx && dy) {
-    const pkx = px / dx, pky = py / dy;
-    if (pkx < pky) py = pkx * dy;
-    else if (pky < pkx) px = pky * dx;
-  }
+  stepInSquare(cX, cY, cx, cy, dx, dy);
+  const px = STEP.x, py = STEP.y;
   cX += px;
   cY += py;
   if (Math.abs(dx - px) < 1e-11 && Math.abs(dy - py) < 1e-11) return false;
@@ -258,13 +304,8 @@ export function move(oX: number, oY: number, dx: number, dy: number, nRotations:
     if (cdx > 5) cdx = 5;
     if (cdy > 6) cdy = 6;
     const cx = Math.floor(cdx), cy = Math.floor(cdy);
-    let px = dx < 0 ? Math.max(cx - cX, dx) : Math.min(cx + 1 - cX, dx);
-    let py = dy < 0 ? Math.max(cy - cY, dy) : Math.min(cy + 1 - cY, dy);
-    if (dx && dy) {
-      const pkx = px / dx, pky = py / dy;
-      if (pkx < pky) py = pkx * dy;
-      else if (pky < pkx) px = pky * dx;
-    }
+    stepInSquare(cX, cY, cx, cy, dx, dy);
+    const px = STEP.x, py = STEP.y;
     cX += px;
     cY += py;
     if (!finalCross && Math.abs(dx - px) < 1e-11 && Math.abs(dy - py) < 1e-11) break;

@@ -14,7 +14,8 @@ import { CellRectTreeSelection, WORK_PER_STEP, type CellRectNode as Node } from 
 import type { BBox, Page, Stepped, ZoneSelection } from '../../dggrs.js';
 import { SCALE_MAX } from '../7h/i7h-box-zones.js';
 import { i3hApproxExtentRadians, i3hExtentRadians } from './i3h-outline.js';
-import { i3hAt, i3hId, i3hVertices, POW3, sameI3H, type I3HZone } from './i3h-zone.js';
+import { i3hAt, i3hId, i3hVertices, POW3, type I3HZone } from './i3h-zone.js';
+import { sameHexZone } from '../hex-zone.js';
 import type { SliceAndDiceProjection } from '../../projections/slice-and-dice-projection.js';
 
 const DEG = Math.PI / 180;
@@ -76,7 +77,7 @@ export function extent5x6(e: RadExtent, proj: Pick<SliceAndDiceProjection, 'forw
 
 export class I3HBoxZones extends CellRectTreeSelection implements ZoneSelection {
   readonly edgeZones: number;
-  private readonly l: number;
+  private readonly k: number;
   private readonly p: number;
   private readonly odd: boolean;
   private readonly letters: readonly number[];
@@ -85,14 +86,13 @@ export class I3HBoxZones extends CellRectTreeSelection implements ZoneSelection 
   private readonly geo = { lat: 0, lon: 0 };
   private roots: (Node | null)[] | undefined;
   private polar: number[] = [];
-  private complete = false;
   /** The zones holding the North and South Pole at this level. */
   private readonly poleZones: (I3HZone | null)[];
 
   constructor(private readonly level: number, bboxes: readonly BBox[], private readonly proj: SliceAndDiceProjection) {
     super();
-    this.l = level >> 1;
-    this.p = POW3[this.l]!;
+    this.k = level >> 1;
+    this.p = POW3[this.k]!;
     this.odd = (level & 1) === 1;
     this.letters = this.odd ? [1, 2, 3] : [0];
     const cover = new BoxCover(bboxes);
@@ -155,7 +155,7 @@ export class I3HBoxZones extends CellRectTreeSelection implements ZoneSelection 
     for (const [i, root] of [10, 11].entries()) {
       if (out.length >= limit || !this.polar[i]) continue;
       if (skip > 0) skip--;
-      else out.push(i3hId({ l: this.l, root, ix: 0, sh: this.odd ? 1 : 0 }));
+      else out.push(i3hId({ k: this.k, root, ix: 0, sh: this.odd ? 1 : 0 }));
     }
     return out;
   }
@@ -167,10 +167,10 @@ export class I3HBoxZones extends CellRectTreeSelection implements ZoneSelection 
     const perRoot = this.p * this.p * k;
     const end = Math.min(offset + limit, 10 * perRoot + 2);
     for (let i = offset; i < end; i++) {
-      if (i >= 10 * perRoot) out.push(i3hId({ l: this.l, root: 10 + i - 10 * perRoot, ix: 0, sh: this.odd ? 1 : 0 }));
+      if (i >= 10 * perRoot) out.push(i3hId({ k: this.k, root: 10 + i - 10 * perRoot, ix: 0, sh: this.odd ? 1 : 0 }));
       else {
         const root = Math.floor(i / perRoot), pos = i % perRoot;
-        out.push(i3hId({ l: this.l, root, ix: Math.floor(pos / k), sh: this.letters[pos % k]! }));
+        out.push(i3hId({ k: this.k, root, ix: Math.floor(pos / k), sh: this.letters[pos % k]! }));
       }
     }
     return out;
@@ -203,7 +203,7 @@ export class I3HBoxZones extends CellRectTreeSelection implements ZoneSelection 
         this.roots.push(top);
       }
       for (const root of [10, 11]) {
-        const z: I3HZone = { l: this.l, root, ix: 0, sh: this.odd ? 1 : 0 };
+        const z: I3HZone = { k: this.k, root, ix: 0, sh: this.odd ? 1 : 0 };
         const inside = (yield* this.zoneIn(z, true)) ? 1 : 0;
         this.polar.push(inside);
         this.settled += inside;
@@ -260,7 +260,7 @@ export class I3HBoxZones extends CellRectTreeSelection implements ZoneSelection 
   protected *cellBits(root: number, row: number, col: number): Stepped<number> {
     let bits = 0;
     for (const [i, sh] of this.letters.entries()) {
-      if (yield* this.zoneIn({ l: this.l, root, ix: row * this.p + col, sh }, false)) bits |= 1 << i;
+      if (yield* this.zoneIn({ k: this.k, root, ix: row * this.p + col, sh }, false)) bits |= 1 << i;
     }
     return bits;
   }
@@ -295,8 +295,8 @@ export class I3HBoxZones extends CellRectTreeSelection implements ZoneSelection 
   private approxExtent(z: I3HZone): RadExtent {
     const e = i3hApproxExtentRadians(z, i3hVertices(z), this.proj);
     const [north, south] = this.poleZones;
-    if (north && sameI3H(north, z)) { e[1] = -Math.PI; e[3] = Math.PI; e[2] = Math.PI / 2; }
-    else if (south && sameI3H(south, z)) { e[1] = -Math.PI; e[3] = Math.PI; e[0] = -Math.PI / 2; }
+    if (north && sameHexZone(north, z)) { e[1] = -Math.PI; e[3] = Math.PI; e[2] = Math.PI / 2; }
+    else if (south && sameHexZone(south, z)) { e[1] = -Math.PI; e[3] = Math.PI; e[0] = -Math.PI / 2; }
     return e;
   }
 
@@ -319,7 +319,7 @@ export class I3HBoxZones extends CellRectTreeSelection implements ZoneSelection 
       for (const [i, sh] of this.letters.entries()) {
         if (!(node.bits & (1 << i)) || out.length >= limit) continue;
         if (skip > 0) skip--;
-        else out.push(i3hId({ l: this.l, root, ix: row * this.p + node.c0, sh }));
+        else out.push(i3hId({ k: this.k, root, ix: row * this.p + node.c0, sh }));
       }
       return skip;
     }
@@ -328,7 +328,7 @@ export class I3HBoxZones extends CellRectTreeSelection implements ZoneSelection 
     const n = (node.c1 - node.c0) * k;
     if (skip >= n) return skip - n;
     for (let j = skip; j < n && out.length < limit; j++) {
-      out.push(i3hId({ l: this.l, root, ix: row * this.p + node.c0 + Math.floor(j / k), sh: this.letters[j % k]! }));
+      out.push(i3hId({ k: this.k, root, ix: row * this.p + node.c0 + Math.floor(j / k), sh: this.letters[j % k]! }));
     }
     return 0;
   }

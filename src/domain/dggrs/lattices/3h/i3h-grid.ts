@@ -9,9 +9,10 @@ import { I3HBoxZones } from './i3h-box-zones.js';
 import { i3hExtentRadians, i3hRefinedRadians } from './i3h-outline.js';
 import { i3hSubZones } from './i3h-sub-zones.js';
 import {
-  I3H_MAX_LEVEL, i3hAt, i3hCanonicalVertices, i3hCentroid, i3hChildren, i3hEdgeCount, i3hId, i3hLevel, i3hNeighbours,
+  I3H_MAX_LEVEL, i3hAt, i3hCanonicalVertices, i3hCentroid, i3hChildren, i3hEdgeCount, i3hId, i3hNeighbours,
   i3hParents, i3hSubZoneCount, i3hToInt64, parseI3HId, POW3, type I3HZone,
 } from './i3h-zone.js';
+import { hexZoneLevel } from '../hex-zone.js';
 
 const RAD = 180 / Math.PI;
 
@@ -30,7 +31,7 @@ const I3H_LATTICE: HexLattice<I3HZone> = {
   cellsPerRhombus: POW3,
   parse: parseI3HId,
   format: i3hId,
-  level: i3hLevel,
+  level: hexZoneLevel,
   edgeCount: i3hEdgeCount,
   centroid: i3hCentroid,
   corners: i3hCanonicalVertices,
@@ -65,7 +66,7 @@ export class I3HGrid extends HexNetGrid<I3HZone> {
     const sh = key % 4;
     const rest = (key - sh) / 4;
     const root = rest % 12;
-    return i3hId({ l: level >> 1, root, ix: (rest - root) / 12, sh });
+    return i3hId({ k: level >> 1, root, ix: (rest - root) / 12, sh });
   }
 
   private locate(lon: number, lat: number, level: number): I3HZone | null {

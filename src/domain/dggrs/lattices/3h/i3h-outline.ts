@@ -4,7 +4,8 @@
  * refine5x6 path rather than the 7H vertex walk, and their odd levels have corners on the rhombus
  * seams, so they keep their own rules here; the extents decide bbox lists and must agree exactly.
  */
-import { i3hCentroid, i3hLevel, POW3, type I3HZone } from './i3h-zone.js';
+import { i3hCentroid, POW3, type I3HZone } from './i3h-zone.js';
+import { hexZoneLevel } from '../hex-zone.js';
 import { moveVertex, type Pt } from '../rhombic-5x6-net.js';
 import type { SliceAndDiceProjection } from '../../projections/slice-and-dice-projection.js';
 import { extentAround, type GeoRadians } from '../../core/outline-extent.js';
@@ -17,7 +18,7 @@ const E = 1e-11;
  * points just off the seams where an odd-level zone's corner sits on one, moved back into range.
  */
 export function baseRefinedVertices(z: I3HZone): Pt[] {
-  const p = POW3[z.l]!;
+  const p = POW3[z.k]!;
   const d = 1.0 / p;
   let row: number, col: number;
   if (z.root === 10) { row = 0; col = p - 1; }
@@ -245,7 +246,7 @@ export function centroidRadians(z: I3HZone, proj: SliceAndDiceProjection): GeoRa
  * longitudes of the outline just before and after it.
  */
 export function i3hRefinedRadians(z: I3HZone, proj: SliceAndDiceProjection, polarPairs = true): GeoRadians[] {
-  const level = i3hLevel(z);
+  const level = hexZoneLevel(z);
   const odd = z.sh > 0;
   const r = refine5x6(baseRefinedVertices(z), i3hDivisions(level));
   let clon = centroidRadians(z, proj).lon;

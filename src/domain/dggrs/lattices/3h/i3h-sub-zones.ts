@@ -6,7 +6,8 @@
  * interruptions. Every centroid is produced as DGGAL produces it, then located at the sub-zone level;
  * the order is only useful if it is DGGAL's, so the movers and their quirks are reproduced as they are.
  */
-import { i3hAt, i3hCentroid, i3hEdgeCount, i3hLevel, i3hVertices, POW3, type I3HZone } from './i3h-zone.js';
+import { i3hAt, i3hCentroid, i3hEdgeCount, i3hVertices, POW3, type I3HZone } from './i3h-zone.js';
+import { hexZoneLevel } from '../hex-zone.js';
 import { moveVertex3 } from './i3h-net-moves.js';
 import { crossInterruption, moveVertex, type Pt } from '../rhombic-5x6-net.js';
 
@@ -78,7 +79,7 @@ function firstCentroid(z: I3HZone, depth: number): Pt {
 
 /** Along a seam of its rhombus (the first row of a north rhombus, the first column of a south one). */
 function isEdgeCell(z: I3HZone): boolean {
-  const p = POW3[z.l]!;
+  const p = POW3[z.k]!;
   return z.ix !== 0 && (z.root & 1 ? z.ix % p === 0 : Math.floor(z.ix / p) === 0);
 }
 
@@ -661,7 +662,7 @@ export function iterateI3HSubZoneCentroids(z: I3HZone, depth: number, emit: Emit
   const shape: Shape = {
     first: firstCentroid(z, depth),
     depth,
-    u: 1.0 / POW3[(i3hLevel(z) + depth) >> 1]!,
+    u: 1.0 / POW3[(hexZoneLevel(z) + depth) >> 1]!,
     nv,
     polar: z.root > 9,
     south,
@@ -677,7 +678,7 @@ export function iterateI3HSubZoneCentroids(z: I3HZone, depth: number, emit: Emit
  * before `from` are walked but not located.
  */
 export function i3hSubZones(z: I3HZone, depth: number, visit: (s: I3HZone) => boolean | void, from = 0): void {
-  const level = i3hLevel(z) + depth;
+  const level = hexZoneLevel(z) + depth;
   let i = 0;
   iterateI3HSubZoneCentroids(z, depth, (x, y) => {
     if (i++ < from) return true;

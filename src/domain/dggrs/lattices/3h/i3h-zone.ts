@@ -2,105 +2,69 @@
  * The aperture-3 hexagonal lattice on the 5x6 net, as DGGAL's RI3H defines it (shared by IVEA3H and
  * ISEA3H: the same zones in 5x6 space, only the projection differs).
  *
- * Levels 2l and 2l+1 hang off the ISEA9R cells of level l: p = 3^l cells per rhombus side, cell
+ * Levels 2k and 2k+1 hang off the ISEA9R cells of level k: p = 3^k cells per rhombus side, cell
  * (row, col) with top-left corner (col/p, row/p) in the net. An even-level zone (sub-hex A) is the
  * hexagon centred on that corner; an odd level is turned 30 degrees and has three zones per cell: B on
  * the corner, C and D at a third of the cell's diagonal (right-up and left-down of it). Roots 10 and 11
  * are the polar pentagons; every rhombus index 0 is a pentagon at letters A and B.
  *
- * A zone is (l, root, ix, sh): ix = row * p + col within the root rhombus. Ids are
- * `{'A' + l}{root hex}-{ix hex}-{'A' + sh}` and the 64-bit id is l << 57 | root << 53 | ix << 2 | sh.
+ * A zone is (k, root, ix, sh): ix = row * p + col within the root rhombus. Ids are
+ * `{'A' + k}{root hex}-{ix hex}-{'A' + sh}` and the 64-bit id is k << 57 | root << 53 | ix << 2 | sh.
  * Rules follow DGGAL's I3HZone one for one, including its seam special cases: the ids are only useful if
  * they agree.
  */
-import { canonicalize, moveVertex, moveVertex2, type Pt } from '../rhombic-5x6-net.js';
+import { canonicalize, centroidIntoNet, moveVertex, moveVertex2, NORTH_DIAGONAL, SOUTH_DIAGONAL, type Pt } from '../rhombic-5x6-net.js';
+import { hexZoneLevel, HexZoneIds, ID_PARTS, sameHexZone, type HexZone } from '../hex-zone.js';
 
-export interface I3HZone {
-  /** ISEA9R level: level div 2. */
-  l: number;
-  root: number;
-  ix: number;
-  /** 0 at even levels; 1..3 (B, C, D) at odd levels. */
-  sh: number;
-}
+/** k is the ISEA9R level; sh is 0 ('A') at even levels and 1..3 (B, C, D) at odd levels. */
+export type I3HZone = HexZone;
 
 export const I3H_MAX_LEVEL = 33;
 
 /** 3^0 .. 3^33, all exact doubles. */
 export const POW3: readonly number[] = Array.from({ length: 34 }, (_, i) => 3 ** i);
 
-export const i3hLevel = (z: I3HZone): number => 2 * z.l + (z.sh > 0 ? 1 : 0);
-
 /** Pentagons: rhombus index 0 at letters A and B (the polar roots included). */
 export const i3hEdgeCount = (z: I3HZone): number => (z.ix === 0 && z.sh <= 1 ? 5 : 6);
-
-export const sameI3H = (a: I3HZone | null, b: I3HZone | null): boolean =>
-  a !== null && b !== null && a.l === b.l && a.root === b.root && a.ix === b.ix && a.sh === b.sh;
 
 /** A hexagon of letter A or B along the rhombus edge where the neighbouring rhombus is turned. */
 export function isEdgeHex(z: I3HZone): boolean {
   if (i3hEdgeCount(z) !== 6 || !z.ix) return false;
-  const p = POW3[z.l]!;
+  const p = POW3[z.k]!;
   return z.root & 1 ? z.ix % p === 0 : Math.floor(z.ix / p) === 0;
 }
 
 // ------------------------------------------------------------------------------------------------
 // Identifiers
 
-const HEX = '0123456789ABCDEF';
-/** "{L}{R}-" and "-{S}" pieces, precomputed: ids are built for every located point and listed sub-zone. */
-const ID_PREFIX: readonly string[] = Array.from({ length: 17 * 12 }, (_, i) => String.fromCharCode(65 + Math.floor(i / 12)) + HEX[i % 12] + '-');
-const ID_SUFFIX: readonly string[] = ['-A', '-B', '-C', '-D'];
-
-/** Uppercase hex without leading zeros; indices reach 2^51, beyond 32-bit integer ops, so split at 28 bits. */
-function hex(ix: number): string {
-  if (ix < 268435456) {
-    if (ix === 0) return '0';
-    let s = '';
-    for (let v = ix; v > 0; v >>>= 4) s = HEX[v & 15]! + s;
-    return s;
-  }
-  const hi = Math.floor(ix / 268435456);
-  let lo = ix - hi * 268435456;
-  let s = '';
-  for (let k = 0; k < 7; k++, lo >>>= 4) s = HEX[lo & 15]! + s;
-  return hex(hi) + s;
-}
 
 export function i3hId(z: I3HZone): string {
-  return ID_PREFIX[z.l * 12 + z.root]! + hex(z.ix) + ID_SUFFIX[z.sh]!;
+  return IDS.format(z.k, z.root, z.ix, z.sh);
 }
 
-const ID_PATTERN = /^([A-Q])([0-9AB])-(0|[1-9A-F][0-9A-F]{0,13})-([A-D])$/;
+/** The level letter is k; the sub-hex takes 2 bits of the 64-bit id: k << 57 | root << 53 | ix << 2 | sh. */
+const IDS = new HexZoneIds(17, 4, /^([A-Q])([0-9AB])-(0|[1-9A-F][0-9A-F]{0,13})-([A-D])$/, 2n);
 
 /** Strict parse: only the canonical spelling of an existing zone (what DGGAL prints back). */
 export function parseI3HId(id: string): I3HZone | null {
-  if (typeof id !== 'string' || id.length > 24) return null;
-  const m = ID_PATTERN.exec(id);
-  if (!m) return null;
-  const l = m[1]!.charCodeAt(0) - 65;
-  const root = parseInt(m[2]!, 16);
-  const ix = parseInt(m[3]!, 16);
-  const sh = m[4]!.charCodeAt(0) - 65;
-  const p = POW3[l]!;
+  if (!IDS.split(id)) return null;
+  const { letter: k, root, ix, sh } = ID_PARTS;
+  const p = POW3[k]!;
   // The polar zones are pentagons: letter A, or B at odd levels.
-  if (!Number.isSafeInteger(ix) || ix >= p * p || (root >= 10 && (ix !== 0 || sh > 1))) return null;
-  return { l, root, ix, sh };
+  if (ix >= p * p || (root >= 10 && (ix !== 0 || sh > 1))) return null;
+  return { k, root, ix, sh };
 }
 
-export function i3hToInt64(z: I3HZone): bigint {
-  return (BigInt(z.l) << 57n) | (BigInt(z.root) << 53n) | (BigInt(z.ix) << 2n) | BigInt(z.sh);
-}
+export const i3hToInt64 = (z: I3HZone): bigint => IDS.toInt64(z);
 
 export function i3hFromInt64(v: bigint): I3HZone | null {
-  if (v < 0n || v >= 1n << 62n) return null;
-  const z: I3HZone = { l: Number(v >> 57n), root: Number((v >> 53n) & 15n), ix: Number((v >> 2n) & ((1n << 51n) - 1n)), sh: Number(v & 3n) };
-  return parseI3HId(i3hId(z)) ? z : null;
+  const z = IDS.fromInt64(v);
+  return z && parseI3HId(i3hId(z)) ? z : null;
 }
 
 /** Row and column of a zone's cell in the ISEA9R grid of its level (the whole 5p x 6p net). */
 function cellOf(z: I3HZone): { row: number; col: number; p: number } {
-  const p = POW3[z.l]!;
+  const p = POW3[z.k]!;
   if (z.root === 10) return { row: 0, col: p - 1, p };
   if (z.root === 11) return { row: 6 * p - 1, col: 4 * p, p };
   const y = Math.floor(z.ix / p);
@@ -108,13 +72,13 @@ function cellOf(z: I3HZone): { row: number; col: number; p: number } {
 }
 
 /** The zone of an ISEA9R cell and letter (DGGAL's fromI9R); null outside the net. */
-function fromCell(l: number, row: number, col: number, sh: number, pole: number): I3HZone | null {
-  const p = POW3[l]!;
+function fromCell(k: number, row: number, col: number, sh: number, pole: number): I3HZone | null {
+  const p = POW3[k]!;
   const rowOP = Math.floor(row / p), colOP = Math.floor(col / p);
   const root = pole || rowOP + colOP;
   const y = row - rowOP * p, x = col - colOP * p;
   if (sh < 0 || sh > 3 || root > 11 || (root < 10 && (rowOP < colOP || rowOP - colOP > 1 || y >= p || x >= p))) return null;
-  return { l, root, ix: pole ? 0 : y * p + x, sh };
+  return { k, root, ix: pole ? 0 : y * p + x, sh };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -152,6 +116,9 @@ function carry(to: number, root: number, rix: number, x: number, y: number, p: n
   CARRIED.rix = rix;
 }
 
+/** The point `i3hAt` looks up, on the net. */
+const IN_NET: Pt = { x: 0, y: 0 };
+
 /**
  * Zone of `level` containing the 5x6 point (DGGAL's I3HZone::fromCentroid), or null outside the net.
  * Even levels split each cell's area between the hexagons on its four corners; odd levels between the
@@ -159,28 +126,12 @@ function carry(to: number, root: number, rix: number, x: number, y: number, p: n
  */
 export function i3hAt(level: number, px: number, py: number): I3HZone | null {
   if (!Number.isFinite(px) || !Number.isFinite(py)) return null;
-  let cX = px, cY = py;
-  const l = level >> 1;
-  const p = POW3[l]!;
+  const k = level >> 1;
+  const p = POW3[k]!;
   const d = 1.0 / p;
-  let northPole = false, southPole = false;
-  if (Math.abs(cX - cY - 1) < 1e-10) northPole = true;
-  else if (Math.abs(cY - cX - 2) < 1e-10) southPole = true;
-  else if (cY < -1e-11 && cX > -1e-11) { cX -= cY; cY = 0; }
-  else if (Math.floor(cX + 1e-11) > Math.floor(cY + 1e-11)) {
-    // Over a top dent, to the right.
-    const fy = Math.min(5, Math.floor(cY + 1e-11));
-    cX += fy + 1 - cY; cY = fy + 1;
-  } else if (Math.floor(cY + 1e-11) - Math.floor(cX + 1e-11) > 1) {
-    // Over a bottom dent, to the right.
-    const fx = Math.min(4, Math.floor(cX + 1e-11));
-    cY += fx + 1 - cX; cX = fx + 1;
-  } else if (cX < -1e-11 || cY < -1e-11) {
-    const o = { x: 0, y: 0 };
-    moveVertex(5, 5, cX, cY, o);
-    cX = o.x; cY = o.y;
-  }
-  if (cX > 5 - 1e-11 && cY > 5 - 1e-11 && cX + cY > 5.0 + 5.0 - d - 1e-11) { cX -= 5; cY -= 5; }
+  const diagonal = centroidIntoNet(px, py, d, false, IN_NET);
+  let northPole = diagonal === NORTH_DIAGONAL, southPole = diagonal === SOUTH_DIAGONAL;
+  let cX = IN_NET.x, cY = IN_NET.y;
 
   let cx = Math.min(4, Math.trunc(cX + 1e-11)), cy = Math.min(5, Math.trunc(cY + 1e-11));
   let root = cx + cy;
@@ -291,7 +242,7 @@ export function i3hAt(level: number, px: number, py: number): I3HZone | null {
     }
   }
   if (root >= 10 && rix) return null;
-  return { l, root, ix: rix, sh };
+  return { k, root, ix: rix, sh };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -381,31 +332,31 @@ export function i3hCanonicalVertices(z: I3HZone): Pt[] {
 
 /** The zone at the same cell one level up or down the odd/even pair, or the coarser cell's zone. */
 export function i3hParent0(z: I3HZone): I3HZone | null {
-  if (!z.l && !z.sh) return null;
-  if (z.sh) return { l: z.l, root: z.root, ix: z.ix, sh: 0 };
-  if (z.root > 9) return { l: z.l - 1, root: z.root, ix: 0, sh: 1 };
+  if (!z.k && !z.sh) return null;
+  if (z.sh) return { k: z.k, root: z.root, ix: z.ix, sh: 0 };
+  if (z.root > 9) return { k: z.k - 1, root: z.root, ix: 0, sh: 1 };
   const { row, col, p } = cellOf(z);
   const r = Math.floor(z.ix / p), c = z.ix % p;
   const sh = c % 3 > 1 ? 2 : r % 3 > 1 ? 3 : 1;
-  return fromCell(z.l - 1, Math.floor(row / 3), Math.floor(col / 3), sh, 0);
+  return fromCell(z.k - 1, Math.floor(row / 3), Math.floor(col / 3), sh, 0);
 }
 
 export function i3hIsCentroidChild(z: I3HZone): boolean {
   if (z.sh) return z.sh === 1;
   if (z.root >= 10) return true;
-  const p = POW3[z.l]!;
+  const p = POW3[z.k]!;
   const r = Math.floor(z.ix / p), c = z.ix % p;
   return (r % 3 === 0 && c % 3 === 0) || (r + c) % 3 === 0;
 }
 
 export function i3hCentroidChild(z: I3HZone): I3HZone | null {
-  if (!z.sh) return { l: z.l, root: z.root, ix: z.ix, sh: 1 };
-  if (z.l >= 16) return null;
-  if (z.root > 9) return { l: z.l + 1, root: z.root, ix: 0, sh: 0 };
+  if (!z.sh) return { k: z.k, root: z.root, ix: z.ix, sh: 1 };
+  if (z.k >= 16) return null;
+  if (z.root > 9) return { k: z.k + 1, root: z.root, ix: 0, sh: 0 };
   const { row, col } = cellOf(z);
   const r = row * 3 + (z.sh === 3 ? 2 : z.sh === 2 ? 1 : 0);
   const c = col * 3 + (z.sh === 2 ? 2 : z.sh === 3 ? 1 : 0);
-  return fromCell(z.l + 1, r, c, 0, 0);
+  return fromCell(z.k + 1, r, c, 0, 0);
 }
 
 /** Children, centroid child first: the zones of the next level on this zone's corners. */
@@ -414,14 +365,14 @@ export function i3hChildren(z: I3HZone): I3HZone[] {
   if (!cc) return [];
   const out: I3HZone[] = [cc];
   if (z.root > 9) {
-    const p = POW3[z.l]!;
+    const p = POW3[z.k]!;
     for (let i = 1; i < 6; i++) {
-      if (!z.sh) out.push(z.root === 10 ? { l: z.l, root: (i - 1) * 2, ix: p - 1, sh: 2 } : { l: z.l, root: (i - 1) * 2 + 1, ix: p * (p - 1), sh: 3 });
-      else out.push(z.root === 10 ? { l: z.l + 1, root: (i - 1) * 2, ix: 3 * p - 1, sh: 0 } : { l: z.l + 1, root: (i - 1) * 2 + 1, ix: 3 * p * (3 * p - 1), sh: 0 });
+      if (!z.sh) out.push(z.root === 10 ? { k: z.k, root: (i - 1) * 2, ix: p - 1, sh: 2 } : { k: z.k, root: (i - 1) * 2 + 1, ix: p * (p - 1), sh: 3 });
+      else out.push(z.root === 10 ? { k: z.k + 1, root: (i - 1) * 2, ix: 3 * p - 1, sh: 0 } : { k: z.k + 1, root: (i - 1) * 2 + 1, ix: 3 * p * (3 * p - 1), sh: 0 });
     }
     return out;
   }
-  const next = 2 * z.l + 1 + (z.sh > 0 ? 1 : 0);
+  const next = 2 * z.k + 1 + (z.sh > 0 ? 1 : 0);
   for (const v of i3hVertices(z)) {
     const c = i3hAt(next, v.x, v.y);
     if (c) out.push(c);
@@ -439,7 +390,7 @@ function neighbourAt(z: I3HZone, which: number): I3HZone | null {
   const north = c.x - c.y - 1e-11 > 0;
   const northPole = north && Math.abs(c.x - c.y - 1.0) < 1e-11;
   const southPole = south && Math.abs(c.y - c.x - 2.0) < 1e-11;
-  const d = 1.0 / POW3[z.l]!;
+  const d = 1.0 / POW3[z.k]!;
   let x = 0, y = 0, crossEarly = true;
   if (z.sh === 0) {
     switch (which) {
@@ -516,8 +467,8 @@ function neighbourAt(z: I3HZone, which: number): I3HZone | null {
   if (!x && !y) return null;
   const v = { x: 0, y: 0 };
   moveVertex2(c.x, c.y, x, y, crossEarly, v);
-  const n = i3hAt(i3hLevel(z), v.x, v.y);
-  return n && !sameI3H(n, z) ? n : null;
+  const n = i3hAt(hexZoneLevel(z), v.x, v.y);
+  return n && !sameHexZone(n, z) ? n : null;
 }
 
 /** Neighbours in DGGAL's order (its eight directions, a direction met twice listed once). */
@@ -530,8 +481,8 @@ export function i3hNeighbours(z: I3HZone): I3HZone[] {
     let which = n;
     const k = out.length;
     if (k) {
-      if (n === TOP_RIGHT && dirs[k - 1] === TOP_LEFT && sameI3H(out[k - 1]!, nb)) { dirs[k - 1] = TOP; continue; }
-      if (n === BOTTOM_RIGHT && dirs[k - 1] === BOTTOM_LEFT && sameI3H(out[k - 1]!, nb)) { dirs[k - 1] = BOTTOM; continue; }
+      if (n === TOP_RIGHT && dirs[k - 1] === TOP_LEFT && sameHexZone(out[k - 1]!, nb)) { dirs[k - 1] = TOP; continue; }
+      if (n === BOTTOM_RIGHT && dirs[k - 1] === BOTTOM_LEFT && sameHexZone(out[k - 1]!, nb)) { dirs[k - 1] = BOTTOM; continue; }
       if (n === TOP_RIGHT && dirs[k - 1] !== TOP_LEFT) which = TOP;
       else if (n === BOTTOM_RIGHT && dirs[k - 1] !== BOTTOM_LEFT) which = BOTTOM;
     }

@@ -70,7 +70,6 @@ export class I7HBoxZones extends CellRectTreeSelection implements ZoneSelection 
   private readonly pt = { x: 0, y: 0 };
   private readonly zone = { k: 0, root: 0, ix: 0, sh: 0 };
   private roots: Node[] | undefined;
-  private complete = false;
   /** Zones in of the polar roots 10 and 11, one bit per letter. */
   private polar: number[] = [];
 
@@ -106,23 +105,7 @@ export class I7HBoxZones extends CellRectTreeSelection implements ZoneSelection 
         else this.pending.push(node);
       }
     }
-    while (!this.complete) {
-      if (this.settled > stopAbove) return this.settled;
-      const round = this.pending;
-      this.pending = [];
-      for (let i = 0; i < round.length; i++) {
-        if (this.settled > stopAbove) {
-          this.pending = round.slice(i).concat(this.pending);
-          return this.settled;
-        }
-        yield* this.open(round[i]!);
-      }
-      if (this.pending.length === 0) {
-        for (const node of this.roots) this.total(node);
-        this.complete = true;
-      }
-    }
-    return this.settled;
+    return yield* this.countInRounds(this.roots, stopAbove);
   }
 
   *page({ offset, limit }: Page): Stepped<string[]> {
@@ -213,16 +196,6 @@ export class I7HBoxZones extends CellRectTreeSelection implements ZoneSelection 
     let bits = 0;
     for (let sh = 1; sh <= (ix === 0 ? 6 : 7); sh++) if (yield* this.zoneIn(root, ix, sh)) bits |= 1 << (sh - 1);
     return bits;
-  }
-
-  /** Fills in the counts of a finished tree, bottom up. */
-  private total(node: Node): number {
-    if (!node.done) {
-      node.n = 0;
-      for (const kid of node.kids!) node.n += this.total(kid);
-      node.done = true;
-    }
-    return node.n;
   }
 
   /** Zones in rows above `row` (an expanded tree). */

@@ -4,11 +4,12 @@
  */
 import type { BBox, LonLat, ZoneSelection } from '../../dggrs.js';
 import { BoxCover, boxList } from '../../core/box-cover.js';
+import { hexZoneLevel } from '../hex-zone.js';
 import { HexNetGrid, type HexLattice, type HexNetGridOptions } from '../hex-net-grid.js';
 import { EVEN_INRADIUS, I7HBoxZones, ODD_INRADIUS } from './i7h-box-zones.js';
 import {
   centroidOf, canonicalVertices, children, formatZoneId, LOC, locate, MAX_LEVEL, neighbours, parents,
-  parseZoneId, POW7, zoneCentroid, zoneEdgeCount, zoneId, zoneLevel, zoneToInt64, type I7HZone,
+  parseZoneId, POW7, zoneCentroid, zoneEdgeCount, zoneId, zoneToInt64, type I7HZone,
 } from './i7h-zone.js';
 import { extentRadians, refined5x6, refinedGeoRadians, refinementDivisions } from './i7h-outline.js';
 import { subZoneCount, subZones } from './i7h-sub-zones.js';
@@ -30,7 +31,7 @@ const I7H_LATTICE: HexLattice<I7HZone> = {
   cellsPerRhombus: POW7,
   parse: parseZoneId,
   format: zoneId,
-  level: zoneLevel,
+  level: hexZoneLevel,
   edgeCount: zoneEdgeCount,
   centroid: centroidOf,
   corners: canonicalVertices,
@@ -109,10 +110,10 @@ export class I7HGrid extends HexNetGrid<I7HZone> {
    * centimetres) puts every corner of the zones at a pole on the pole itself, leaving no polygon.
    */
   private unsnappedOutline(z: I7HZone, refined: boolean): LonLat[] {
-    const odd = (zoneLevel(z) & 1) === 1;
+    const odd = (hexZoneLevel(z) & 1) === 1;
     const g = { lat: 0, lon: 0 };
     const ring: LonLat[] = [];
-    for (const v of refined ? refined5x6(z, refinementDivisions(zoneLevel(z))) : canonicalVertices(z)) {
+    for (const v of refined ? refined5x6(z, refinementDivisions(hexZoneLevel(z))) : canonicalVertices(z)) {
       if (this.proj.inverse(v.x, v.y, odd, g, false)) ring.push([g.lon, g.lat]);
     }
     return continuousLongitudes(ring);

@@ -3,7 +3,8 @@
  * and getZoneWGS84Extent). The extent decides which zones a bbox listing keeps, so it must be computed
  * from exactly the same densified outline as the reference.
  */
-import { centroidOf, latticeVertices, outlineEdges, POW7, zoneEdgeCount, zoneLevel, type I7HZone } from './i7h-zone.js';
+import { centroidOf, latticeVertices, outlineEdges, POW7, zoneEdgeCount, type I7HZone } from './i7h-zone.js';
+import { hexZoneLevel } from '../hex-zone.js';
 import { addIntermediatePoints, rotateCCW, type Pt } from '../rhombic-5x6-net.js';
 import type { SliceAndDiceProjection } from '../../projections/slice-and-dice-projection.js';
 import { extentAround, type GeoRadians } from '../../core/outline-extent.js';
@@ -67,7 +68,7 @@ function wrapLonLoose(lon: number): number {
  * (may leave [-pi, pi]). Consecutive duplicates (both sides of an interruption) are dropped.
  */
 export function refinedGeoRadians(z: I7HZone, proj: SliceAndDiceProjection): GeoRadians[] {
-  const r = refined5x6(z, refinementDivisions(zoneLevel(z)));
+  const r = refined5x6(z, refinementDivisions(hexZoneLevel(z)));
   const g = { lat: 0, lon: 0 };
   const c = centroidOf(z);
   proj.inverse(c.x, c.y, z.sh > 0, g);

@@ -5,8 +5,9 @@
  * refer to it), so every counter and rotation rule is kept.
  */
 import {
-  centroidOf, latticeVertices, LOC, locate, POW7, zoneEdgeCount, zoneLevel, type I7HZone,
+  centroidOf, latticeVertices, LOC, locate, POW7, zoneEdgeCount, type I7HZone,
 } from './i7h-zone.js';
+import { hexZoneLevel } from '../hex-zone.js';
 import { move, NET_TRI_WIDTH_OVER_2, rotateCCW, rotateCW, toIcosahedronNet, type Pt } from '../rhombic-5x6-net.js';
 
 /** Count of sub-zones `depth` levels below (closed forms of OEIS A199422 / A024075, pentagons 5/6). */
@@ -25,7 +26,7 @@ function topVertex(z: I7HZone, out: Pt): number {
   let top = 0;
   let equalTop = false;
   const north = c.x - c.y - 1e-11 > 0 || (nPoints === 5 && !(z.root & 1));
-  const oddLevel = (zoneLevel(z) & 1) === 1;
+  const oddLevel = (hexZoneLevel(z) & 1) === 1;
   const northPole = nPoints === 5 && z.root === 10;
   const topIco = { x: 0, y: 0 };
   const ico = { x: 0, y: 0 };
@@ -60,7 +61,7 @@ function topVertex(z: I7HZone, out: Pt): number {
 function firstSubZoneCentroid(z: I7HZone, depth: number, first: Pt, s: Pt): void {
   const v = { x: 0, y: 0 };
   const nTop = topVertex(z, v);
-  const level = zoneLevel(z);
+  const level = hexZoneLevel(z);
   const nPoints = zoneEdgeCount(z);
   const szp = POW7[(level + 1 + depth) >> 1]!;
   const northPole = z.root === 10 && nPoints === 5;
@@ -111,7 +112,7 @@ export function iterateSubZoneCentroids(z: I7HZone, depth: number, emit: (x: num
     return;
   }
   let index = 0;
-  const level = zoneLevel(z);
+  const level = hexZoneLevel(z);
   const szLevel = level + depth;
   const oddAncestor = (level & 1) === 1, oddDepth = (depth & 1) === 1, oddLevelSZ = (szLevel & 1) === 1;
   const szp = POW7[(szLevel + (oddLevelSZ ? 1 : 0)) / 2]!;
@@ -329,6 +330,6 @@ export function iterateSubZoneCentroids(z: I7HZone, depth: number, emit: (x: num
 
 /** Sub-zones as zone records, in order, from position `from` on, until `visit` returns false. */
 export function subZones(z: I7HZone, depth: number, visit: (k: number, root: number, ix: number, sh: number) => boolean | void, from = 0): void {
-  const szLevel = zoneLevel(z) + depth;
+  const szLevel = hexZoneLevel(z) + depth;
   iterateSubZoneCentroids(z, depth, (x, y) => (locate(szLevel, x, y) ? visit(LOC.k, LOC.root, LOC.ix, LOC.sh) : true), from);
 }

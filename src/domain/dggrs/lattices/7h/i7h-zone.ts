@@ -10,98 +10,56 @@
  * they agree with the reference, so quirks are reproduced rather than "fixed".
  */
 import {
-  canonicalize, crossesInterruption, crossInterruption, moveVertex, moveVertex2, rotateCCW, rotateCW,
+  canonicalize, centroidIntoNet, crossesInterruption, crossInterruption, moveVertex, moveVertex2, rotateCCW, rotateCW,
   type Crossing, type Pt,
 } from '../rhombic-5x6-net.js';
+import { hexZoneLevel, HexZoneIds, ID_PARTS, sameHexZone, type HexZone } from '../hex-zone.js';
 
-export interface I7HZone {
-  k: number;
-  root: number;
-  ix: number;
-  sh: number;
-}
+/** RI7H's sub-hex letters: 'A' at even levels, 'B' (centroid child) .. 'H' (vertex children) at odd. */
+export type I7HZone = HexZone;
 
 export const MAX_LEVEL = 19;
 
 export const POW7: readonly number[] = Array.from({ length: 23 }, (_, i) => 7 ** i);
 
-export const zoneLevel = (z: I7HZone): number => 2 * z.k + (z.sh > 0 ? 1 : 0);
-
 /** Pentagons: every rhombus index 0 and the polar roots, except vertex children (always hexagons). */
 export const zoneEdgeCount = (z: I7HZone): number => (z.sh > 1 ? 6 : z.ix === 0 ? 5 : 6);
-
-export const sameZone = (a: I7HZone | null, b: I7HZone | null): boolean =>
-  a !== null && b !== null && a.k === b.k && a.root === b.root && a.ix === b.ix && a.sh === b.sh;
 
 // ------------------------------------------------------------------------------------------------
 // Identifiers
 
-const HEX_DIGITS = '0123456789ABCDEF';
-const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGITS[i >> 4]! + HEX_DIGITS[i & 15]!);
-// "{L}{R}-" and "-{S}" pieces, precomputed: ids are built for every located point and listed sub-zone.
-const ID_PREFIX: readonly string[] = Array.from({ length: 20 * 12 }, (_, i) =>
-  String.fromCharCode(65 + Math.floor(i / 12)) + HEX_DIGITS[i % 12] + '-');
-const ID_SUFFIX: readonly string[] = Array.from({ length: 8 }, (_, i) => '-' + String.fromCharCode(65 + i));
-
-/** Uppercase hex without leading zeros; indices reach 2^51, beyond 32-bit integer ops, so split at 24 bits. */
-function hex(ix: number): string {
-  let hi = Math.floor(ix / 16777216);
-  let lo = ix - hi * 16777216;
-  let s = '';
-  if (hi) {
-    while (hi > 0) { s = HEX_DIGITS[hi & 15]! + s; hi = Math.floor(hi / 16); }
-    return s + HEX_BYTE[(lo >>> 16) & 255]! + HEX_BYTE[(lo >>> 8) & 255]! + HEX_BYTE[lo & 255]!;
-  }
-  if (lo === 0) return '0';
-  while (lo > 0) { s = HEX_DIGITS[lo & 15]! + s; lo >>>= 4; }
-  return s;
-}
 
 export function formatZoneId(k: number, root: number, ix: number, sh: number): string {
-  const level = 2 * k + (sh > 0 ? 1 : 0);
-  return ID_PREFIX[level * 12 + root]! + hex(ix) + ID_SUFFIX[sh]!;
+  return IDS.format(2 * k + (sh > 0 ? 1 : 0), root, ix, sh);
 }
 
 export const zoneId = (z: I7HZone): string => formatZoneId(z.k, z.root, z.ix, z.sh);
 
-const ID_PATTERN = /^([A-T])([0-9AB])-(0|[1-9A-F][0-9A-F]{0,13})-([A-H])$/;
+/** The level letter is the level; the sub-hex takes 3 bits of the 64-bit id: k << 58 | root << 54 | index << 3 | subHex. */
+const IDS = new HexZoneIds(20, 8, /^([A-T])([0-9AB])-(0|[1-9A-F][0-9A-F]{0,13})-([A-H])$/, 3n);
 
 /**
  * Strict parse: only the canonical spelling of a zone that exists (DGGAL itself accepts leading zeros,
  * lowercase and some impossible pentagon letters; we refuse those so ids round-trip).
  */
 export function parseZoneId(id: string): I7HZone | null {
-  if (typeof id !== 'string' || id.length > 24) return null;
-  const m = ID_PATTERN.exec(id);
-  if (!m) return null;
-  const level = m[1]!.charCodeAt(0) - 65;
-  const root = parseInt(m[2]!, 16);
-  const ix = parseInt(m[3]!, 16);
-  const sh = m[4]!.charCodeAt(0) - 65;
+  if (!IDS.split(id)) return null;
+  const { letter: level, root, ix, sh } = ID_PARTS;
   const k = level >> 1;
   if ((sh > 0) !== ((level & 1) === 1)) return null;
   const p = POW7[k]!;
-  if (!Number.isSafeInteger(ix) || ix >= p * p) return null;
+  if (ix >= p * p) return null;
   if (root >= 10 && ix !== 0) return null;
   // Pentagons (index 0 or polar roots) have only five vertex children, C..G.
   if (ix === 0 && sh === 7) return null;
   return { k, root, ix, sh };
 }
 
-/** DGGAL's 64-bit zone id: k << 58 | root << 54 | index << 3 | subHex. */
-export function zoneToInt64(z: I7HZone): bigint {
-  return (BigInt(z.k) << 58n) | (BigInt(z.root) << 54n) | (BigInt(z.ix) << 3n) | BigInt(z.sh);
-}
+export const zoneToInt64 = (z: I7HZone): bigint => IDS.toInt64(z);
 
 export function zoneFromInt64(v: bigint): I7HZone | null {
-  if (v < 0n || v >= 1n << 62n) return null;
-  const z: I7HZone = {
-    k: Number(v >> 58n),
-    root: Number((v >> 54n) & 15n),
-    ix: Number((v >> 3n) & ((1n << 51n) - 1n)),
-    sh: Number(v & 7n),
-  };
-  return parseZoneId(zoneId(z)) ? z : null;
+  const z = IDS.fromInt64(v);
+  return z && parseZoneId(zoneId(z)) ? z : null;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -132,6 +90,45 @@ const HEXES = [
 
 function roundTo32(u: number): number {
   return Math.trunc((u + (u >= 0 ? 2147483648 : -2147483648)) / 4294967296);
+}
+
+/** Result registers of `carryIntoRhombus`. */
+const CARRIED = { root: 0, row: 0, col: 0 };
+
+/**
+ * A lattice point (row, col) just off rhombus `root` (p cells a side) carried across a turned seam into
+ * CARRIED: a north (south) rhombus's right (bottom) edge, and with `back` also its top (left) edge; false,
+ * with CARRIED the point as it is, when it crosses none. The root is left unwrapped (each caller wraps it
+ * as DGGAL does).
+ */
+function crossSeam(p: number, root: number, row: number, col: number, south: boolean, back: boolean): boolean {
+  let crossed = true;
+  if (col === p && row < p && !south) { col = p - row; row = 0; root += 2; }
+  else if (row === p && col < p && south) { row = p - col; col = 0; root += 2; }
+  else if (back && col > 0 && col < p && row < 0 && !south) {
+    const ncol = p + row, nrow = p - col;
+    col = ncol; row += nrow; root -= 2;
+  } else if (back && row > 0 && row < p && col < 0 && south) {
+    const nrow = p + col, ncol = p - row;
+    row = nrow; col += ncol; root -= 2;
+  } else crossed = false;
+  CARRIED.root = root;
+  CARRIED.row = row;
+  CARRIED.col = col;
+  return crossed;
+}
+
+/** A lattice point just off rhombus `root` carried straight into the rhombus before or after, into CARRIED (root unwrapped). */
+function carryStraight(p: number, root: number, row: number, col: number): void {
+  if (row < 0 && col < 0) { row += p; col += p; root -= 2; }
+  else if (row < 0) { row += p; root -= 1; }
+  else if (col < 0) { col += p; root -= 1; }
+  else if (col >= p && row >= p) { row -= p; col -= p; root += 2; }
+  else if (row >= p) { row -= p; root += 1; }
+  else if (col >= p) { col -= p; root += 1; }
+  CARRIED.root = root;
+  CARRIED.row = row;
+  CARRIED.col = col;
 }
 
 /**
@@ -264,14 +261,8 @@ export function locate(level: number, px: number, py: number): boolean {
 
   if (north && col === p && row === 0) { LOC.root = 10; LOC.ix = 0; LOC.sh = 0; return true; }
   if (south && col === 0 && row === p) { LOC.root = 11; LOC.ix = 0; LOC.sh = 0; return true; }
-  if (col === p && row < p && !southRhombus) { col = p - row; row = 0; root += 2; }
-  else if (row === p && col < p && southRhombus) { row = p - col; col = 0; root += 2; }
-  else if (row < 0 && col < 0) { row += p; col += p; root -= 2; }
-  else if (row < 0) { row += p; root -= 1; }
-  else if (col < 0) { col += p; root -= 1; }
-  else if (col >= p && row >= p) { row -= p; col -= p; root += 2; }
-  else if (row >= p) { row -= p; root += 1; }
-  else if (col >= p) { col -= p; root += 1; }
+  if (!crossSeam(p, root, row, col, southRhombus, false)) carryStraight(p, root, row, col);
+  ({ root, row, col } = CARRIED);
   // DGGAL keeps the root unsigned here; a negative root wraps through its 4-bit field.
   if (root < 0) root = (root - 10) & 15;
   else if (root > 9) root -= 10;
@@ -494,21 +485,10 @@ function oddCentroidChildRowCol(z: I7HZone): { root: number; row: number; col: n
       case 7: row -= 1; col += 2; break;
       default: break;
     }
-    if (col === cp && row < cp && !south) { col = cp - row; row = 0; cRhombus += 2; }
-    else if (row === cp && col < cp && south) { row = cp - col; col = 0; cRhombus += 2; }
-    else if (col > 0 && col < cp && row < 0 && !south) {
-      const ncol = cp + row, nrow = cp - col;
-      col = ncol; row += nrow; cRhombus -= 2;
-    } else if (row > 0 && row < cp && col < 0 && south) {
-      const nrow = cp + col, ncol = cp - row;
-      row = nrow; col += ncol; cRhombus -= 2;
-    }
-    if (row < 0 && col < 0) { row += cp; col += cp; cRhombus -= 2; }
-    else if (row < 0) { row += cp; cRhombus -= 1; }
-    else if (col < 0) { col += cp; cRhombus -= 1; }
-    else if (col >= cp && row >= cp) { row -= cp; col -= cp; cRhombus += 2; }
-    else if (row >= cp) { row -= cp; cRhombus += 1; }
-    else if (col >= cp) { col -= cp; cRhombus += 1; }
+    // A vertex child past a seam may still be off the rhombus it crossed into.
+    crossSeam(cp, cRhombus, row, col, south, true);
+    carryStraight(cp, CARRIED.root, CARRIED.row, CARRIED.col);
+    ({ root: cRhombus, row, col } = CARRIED);
   }
   if (cRhombus < 0) cRhombus += 10;
   else if (cRhombus > 9) cRhombus -= 10;
@@ -553,20 +533,8 @@ export function primaryChildren(z: I7HZone): I7HZone[] {
     let col = ccol + CHILD_OFFSETS[ii]![1];
     let cRhombus = cChild.root;
     if (nPoints === 5 && ((south && i === 2) || (!south && i === 0))) continue;
-    if (col === cp && row < cp && !south) { col = cp - row; row = 0; cRhombus += 2; }
-    else if (row === cp && col < cp && south) { row = cp - col; col = 0; cRhombus += 2; }
-    else if (col > 0 && col < cp && row < 0 && !south) {
-      const ncol = cp + row, nrow = cp - col;
-      col = ncol; row += nrow; cRhombus -= 2;
-    } else if (row > 0 && row < cp && col < 0 && south) {
-      const nrow = cp + col, ncol = cp - row;
-      row = nrow; col += ncol; cRhombus -= 2;
-    } else if (row < 0 && col < 0) { row += cp; col += cp; cRhombus -= 2; }
-    else if (row < 0) { row += cp; cRhombus -= 1; }
-    else if (col < 0) { col += cp; cRhombus -= 1; }
-    else if (col >= cp && row >= cp) { row -= cp; col -= cp; cRhombus += 2; }
-    else if (row >= cp) { row -= cp; cRhombus += 1; }
-    else if (col >= cp) { col -= cp; cRhombus += 1; }
+    if (!crossSeam(cp, cRhombus, row, col, south, true)) carryStraight(cp, cRhombus, row, col);
+    ({ root: cRhombus, row, col } = CARRIED);
     if (cRhombus < 0) cRhombus += 10;
     else if (cRhombus > 9) cRhombus -= 10;
     if (row >= 0 && col >= 0 && row < cp && col < cp) out.push({ k: k + 1, root: cRhombus, ix: row * cp + col, sh: 0 });
@@ -579,14 +547,8 @@ function candidateParent(k: number, root: number, row: number, col: number, addC
   let south = (root & 1) === 1;
   col += addCol;
   row += addRow;
-  if (col === p && row < p && !south) { col = p - row; row = 0; root += 2; }
-  else if (row === p && col < p && south) { row = p - col; col = 0; root += 2; }
-  else if (row < 0 && col < 0) { row += p; col += p; root -= 2; }
-  else if (row < 0) { row += p; root -= 1; }
-  else if (col < 0) { col += p; root -= 1; }
-  else if (col >= p && row >= p) { row -= p; col -= p; root += 2; }
-  else if (row >= p) { row -= p; root += 1; }
-  else if (col >= p) { col -= p; root += 1; }
+  if (!crossSeam(p, root, row, col, south, false)) carryStraight(p, root, row, col);
+  ({ root, row, col } = CARRIED);
   if (root < 0) root += 10;
   else if (root > 9) root -= 10;
   south = (root & 1) === 1;
@@ -603,22 +565,8 @@ function parentOfEvenZone(child: I7HZone): I7HZone | null {
   const c = centroidOf(child);
   const p = POW7[k]!;
   const oop = 1.0 / p;
-  let x = c.x, y = c.y;
-  if (Math.abs(x - y - 1) < 1e-10) { /* polar diagonal */ }
-  else if (Math.abs(y - x - 2) < 1e-10) { /* polar diagonal */ }
-  else if (y < -1e-11 && x > -1e-11) { x -= y; y = 0; }
-  else if (Math.floor(x + 1e-11) > Math.floor(y + 1e-11)) {
-    const cy = Math.min(5, Math.floor(y + 1e-11));
-    x += cy + 1 - y; y = cy + 1;
-  } else if (Math.floor(y + 1e-11) - Math.floor(x + 1e-11) > 1) {
-    const cx = Math.min(4, Math.floor(x + 1e-11));
-    y += cx + 1 - x; x = cx + 1;
-  } else if (x < -1e-11 || y < -1e-11) {
-    const o = { x: 0, y: 0 };
-    moveVertex2(5, 5, x, y, false, o);
-    x = o.x; y = o.y;
-  }
-  if (x > 5 - 1e-11 && y > 5 - 1e-11 && x + y > 5.0 + 5.0 - oop - 1e-11) { x -= 5; y -= 5; }
+  centroidIntoNet(c.x, c.y, oop, true, scratch);
+  const x = scratch.x, y = scratch.y;
   const cx = Math.min(4, Math.trunc(x + 1e-11)), cy = Math.min(5, Math.trunc(y + 1e-11));
   const root = cx + cy;
   const lx = x - cx, ly = y - cy;
@@ -636,7 +584,7 @@ function parentOfEvenZone(child: I7HZone): I7HZone | null {
     else cand = candidateParent(k, root, row, col, tries[i]![0], tries[i]![1]);
     if (!cand) continue;
     for (const oddChild of primaryChildren(cand)) {
-      for (const g of primaryChildren(oddChild)) if (sameZone(g, child)) return oddChild;
+      for (const g of primaryChildren(oddChild)) if (sameHexZone(g, child)) return oddChild;
     }
   }
   return null;
@@ -675,7 +623,7 @@ export function children(z: I7HZone): I7HZone[] {
   const c0 = out[0]!;
   const c = centroidOf(c0);
   const verts = latticeVertices(c0.k, c0.root, c0.sh, c, zoneEdgeCount(c0));
-  const cLevel = zoneLevel(c0);
+  const cLevel = hexZoneLevel(c0);
   const north = c.x - c.y - 1e-11 > 0;
   const cy = Math.trunc(c.y + 1e-11), cx = Math.trunc(c.x + 1e-11);
   const onSeam = (north && Math.abs(c.y - cy) < 1e-11) || (!north && Math.abs(c.x - cx) < 1e-11);
@@ -690,7 +638,7 @@ export function children(z: I7HZone): I7HZone[] {
 }
 
 export function neighbours(z: I7HZone): I7HZone[] {
-  const level = zoneLevel(z);
+  const level = hexZoneLevel(z);
   const c = centroidOf(z);
   let cK: number, cRoot: number, cSh: number;
   if (level & 1) {
@@ -721,10 +669,10 @@ export function neighbours(z: I7HZone): I7HZone[] {
 export function parents(z: I7HZone): I7HZone[] {
   const p0 = primaryParent(z);
   if (!p0) return [];
-  if (sameZone(centroidChild(p0), z)) return [p0];
+  if (sameHexZone(centroidChild(p0), z)) return [p0];
   const c = centroidOf(z);
   const verts = latticeVertices(z.k, z.root, z.sh, c, zoneEdgeCount(z));
-  const pLevel = zoneLevel(p0);
+  const pLevel = hexZoneLevel(p0);
   const v = { x: 0, y: 0 };
   for (const vert of verts) {
     const north = c.x - c.y - 1e-11 > 0;
@@ -733,7 +681,7 @@ export function parents(z: I7HZone): I7HZone[] {
     const o = probeOffset(c, vert, north, onSeam, true);
     moveVertex2(o.from.x, o.from.y, 0.99 * o.dx, 0.99 * o.dy, false, v);
     const q = zoneAt(pLevel, v.x, v.y);
-    if (q && !sameZone(q, p0)) return [p0, q];
+    if (q && !sameHexZone(q, p0)) return [p0, q];
   }
   return [p0];
 }

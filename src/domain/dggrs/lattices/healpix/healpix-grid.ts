@@ -5,9 +5,10 @@
  */
 import type { BBox, LonLat } from '../../dggrs.js';
 import type { RadExtent } from '../../core/box-cover.js';
+import { cornersExtent } from '../../core/outline-extent.js';
 import { boxExtent, descend, type CellRect, type SquareTree } from '../square-cells/cell-rect-selection.js';
 import { healpixForward, healpixInverse, type GeoRad, type PlanePoint } from '../../projections/healpix-projection.js';
-import { OutlineLonRange, SquareCellGrid } from '../square-cells/square-cell-grid.js';
+import { SquareCellGrid } from '../square-cells/square-cell-grid.js';
 
 const PI = Math.PI;
 const HALF_PI = PI / 2;
@@ -113,22 +114,7 @@ export class HealpixGrid extends SquareCellGrid<HpZone> implements SquareTree<Hp
     const midX = (tlx + brx) / 2, midY = (tly + bry) / 2;
     const g: GeoRad = { lat: 0, lon: 0 };
     const v = ([[tlx, midY], [midX, bry], [brx, midY], [midX, tly]] as const).map(([a, b]) => { healpixInverse(a, b, g); return { lat: g.lat, lon: g.lon }; });
-    let llLat = Number.MAX_VALUE, llLon = Number.MAX_VALUE, urLat = -Number.MAX_VALUE, urLon = -Number.MAX_VALUE;
-    for (const p of v) {
-      if (p.lat < llLat) llLat = p.lat;
-      if (p.lat > urLat) urLat = p.lat;
-      if (Math.abs(Math.abs(p.lat) - HALF_PI) > 1e-11) {
-        if (p.lon < llLon) llLon = p.lon;
-        if (p.lon > urLon) urLon = p.lon;
-      }
-    }
-    if (urLon - llLon > PI) {
-      llLon = PI; urLon = -PI;
-      for (const p of v) {
-        if (p.lon > 0 && p.lon < llLon) llLon = p.lon;
-        if (p.lon < 0 && p.lon > urLon) urLon = p.lon;
-      }
-    }
+    let [llLat, llLon, urLat, urLon] = cornersExtent(v);
     if (llLon < -PI) llLon += 2 * PI;
     if (urLon < -PI) urLon += 2 * PI;
     return [llLat, llLon, urLat, urLon];
@@ -138,10 +124,7 @@ export class HealpixGrid extends SquareCellGrid<HpZone> implements SquareTree<Hp
   refinedRadians(z: HpZone): GeoRad[] {
     const out: GeoRad[] = [];
     const dp = this.planeCorners(z);
-    const cg: GeoRad = { lat: 0, lon: 0 };
-    const c = this.planeCentroid(z);
-    healpixInverse(c.x, c.y, cg);
-    const range = new OutlineLonRange(cg.lon);
+    const range = this.outlineLonRange(z);
     const g: GeoRad = { lat: 0, lon: 0 };
     for (let i = 0; i < 4; i++) {
       const p = dp[i]!, np = dp[i === 3 ? 0 : i + 1]!;

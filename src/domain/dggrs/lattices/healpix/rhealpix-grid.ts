@@ -5,9 +5,10 @@
  */
 import type { BBox } from '../../dggrs.js';
 import { extentsIntersect, type RadExtent } from '../../core/box-cover.js';
+import { cornersExtent } from '../../core/outline-extent.js';
 import { boxExtent, descend, disjointUnion, type CellRect, type SquareTree } from '../square-cells/cell-rect-selection.js';
 import { CAP_EDGE_LAT, rhealpixForward, rhealpixInverse, rhealpixPolarSection, type GeoRad, type PlanePoint } from '../../projections/healpix-projection.js';
-import { OutlineLonRange, SquareCellGrid } from '../square-cells/square-cell-grid.js';
+import { SquareCellGrid } from '../square-cells/square-cell-grid.js';
 
 const PI = Math.PI;
 const HALF_PI = PI / 2;
@@ -21,22 +22,8 @@ export interface RhpZone { level: number; row: number; col: number }
 function extentOfCorners(e: { tlx: number; tly: number; brx: number; bry: number }, inverse: (x: number, y: number, g: GeoRad) => boolean): RadExtent {
   const g: GeoRad = { lat: 0, lon: 0 };
   const pts = [[e.tlx, e.tly], [e.tlx, e.bry], [e.brx, e.bry], [e.brx, e.tly]] as const;
-  const v = pts.map(([x, y]) => { inverse(x, y, g); return { lat: g.lat, lon: g.lon }; });
-  let llLat = Number.MAX_VALUE, llLon = Number.MAX_VALUE, urLat = -Number.MAX_VALUE, urLon = -Number.MAX_VALUE;
-  for (const p of v) {
-    if (p.lat < llLat) llLat = p.lat;
-    if (p.lat > urLat) urLat = p.lat;
-    if (p.lon < llLon) llLon = p.lon;
-    if (p.lon > urLon) urLon = p.lon;
-  }
-  if (urLon - llLon > PI) {
-    llLon = PI; urLon = -PI;
-    for (const p of v) {
-      if (p.lon > 0 && p.lon < llLon) llLon = p.lon;
-      if (p.lon < 0 && p.lon > urLon) urLon = p.lon;
-    }
-  }
-  return [llLat, llLon, urLat, urLon];
+  // No corner of an rHEALPix zone is on a pole (3^level rows per face: a pole is a zone's centre).
+  return cornersExtent(pts.map(([x, y]) => { inverse(x, y, g); return { lat: g.lat, lon: g.lon }; }));
 }
 
 /** DGGAL's GeoExtent.clip: the part of `e` within `c`, or null when they do not meet or nothing is left. */
@@ -159,10 +146,7 @@ export class RhealpixGrid extends SquareCellGrid<RhpZone> implements SquareTree<
     const out: (GeoRad & { inserted: boolean })[] = [];
     const dp = this.planeCorners(z);
     const { north, south } = this.poles(z);
-    const cg: GeoRad = { lat: 0, lon: 0 };
-    const c = this.planeCentroid(z);
-    rhealpixInverse(c.x, c.y, cg);
-    const range = new OutlineLonRange(cg.lon);
+    const range = this.outlineLonRange(z);
     const g: GeoRad = { lat: 0, lon: 0 };
     for (let i = 0; i < 4; i++) {
       const p = dp[i]!, np = dp[i === 3 ? 0 : i + 1]!;

@@ -151,6 +151,14 @@ export abstract class SquareCellGrid<Z> extends ParsedZoneGrid<Z> {
     return pts;
   }
 
+  /** The longitude bookkeeping of a refined outline of `z`, around its centroid. */
+  protected outlineLonRange(z: Z): OutlineLonRange {
+    const c = this.planeCentroid(z);
+    const cg: GeoRad = { lat: 0, lon: 0 };
+    this.inverse(c.x, c.y, cg);
+    return new OutlineLonRange(cg.lon);
+  }
+
   /** The true corners as outline points. */
   protected plainOutline(z: Z): LonLat[] {
     return this.planeCorners(z).map((p) => this.geo(p));

@@ -10,8 +10,9 @@
  * Z7Zone (from7H, to7H, getLevelRotationOffset) one for one: the ids are only useful if they agree.
  */
 import {
-  centroidChild, POW7, primaryChildren, primaryParent, sameZone, zoneAt, zoneEdgeCount, zoneLevel, type I7HZone,
+  centroidChild, POW7, primaryChildren, primaryParent, zoneAt, zoneEdgeCount, type I7HZone,
 } from '../7h/i7h-zone.js';
+import { hexZoneLevel, sameHexZone } from '../hex-zone.js';
 
 export const Z7_MAX_LEVEL = 19;
 
@@ -34,7 +35,7 @@ function childPosition(parent: I7HZone, child: I7HZone): number {
   if (child.sh) return child.sh - 1;
   const cs = primaryChildren(parent);
   let i = 0;
-  while (i < cs.length && !sameZone(cs[i]!, child)) i++;
+  while (i < cs.length && !sameHexZone(cs[i]!, child)) i++;
   return i;
 }
 
@@ -87,8 +88,8 @@ function containingParent(z: I7HZone): { parent: I7HZone; position: number } {
   const p = POW7[z.k]!;
   const row = Math.floor(z.ix / p), col = z.ix - row * p;
   const x = (z.root >> 1) + col / p, y = (z.root >> 1) + (z.root & 1) + row / p;
-  const parent = z.sh || z.root >= 10 ? null : zoneAt(zoneLevel(z) - 1, x, y);
-  const position = parent ? primaryChildren(parent).findIndex((c) => sameZone(c, z)) : -1;
+  const parent = z.sh || z.root >= 10 ? null : zoneAt(hexZoneLevel(z) - 1, x, y);
+  const position = parent ? primaryChildren(parent).findIndex((c) => sameHexZone(c, z)) : -1;
   if (!parent || position < 0) throw new RangeError(`No primary parent for 7H zone ${z.k},${z.root},${z.ix},${z.sh}`);
   return { parent, position };
 }
@@ -131,7 +132,7 @@ function levelRotation(level: number, i: number, zone: I7HZone, parent: I7HZone 
   if (pentagonParent) i = pentagonPosition(i, level, pRoot);
   if (pRoot >= 10) {
     if (pentagonParent) offset += i + (odd ? (south ? 0 : 3) : (south ? 5 : 2));
-    else if (edgeHex && (!south || !sameZone(zone, centroidChild(parent)))) offset += 5;
+    else if (edgeHex && (!south || !sameHexZone(zone, centroidChild(parent)))) offset += 5;
   }
   if (south && edgeHex) offset++;
   if (pEdgeHex) {
@@ -141,10 +142,10 @@ function levelRotation(level: number, i: number, zone: I7HZone, parent: I7HZone 
     const pc = primaryChildren(grandParent!);
     const c = primaryChildren(parent);
     const turned = south
-      ? sameZone(pc[1]!, parent) && c[2]!.root !== c[5]!.root && (i === 4 || i === 5)
-      : sameZone(pc[4]!, parent) && (i === 1 || i === 2);
+      ? sameHexZone(pc[1]!, parent) && c[2]!.root !== c[5]!.root && (i === 4 || i === 5)
+      : sameHexZone(pc[4]!, parent) && (i === 1 || i === 2);
     if (turned) offset += 5;
-    if (sameZone(parent, centroidChild(grandParent!))) {
+    if (sameHexZone(parent, centroidChild(grandParent!))) {
       if (south) { if (i > 2) offset += 5; }
       else if (i === 5 || i === 6) offset++;
     }
@@ -174,7 +175,7 @@ function rootStep(z: I7HZone): Z7Step {
 /** Step for `child`, at `position` among the primary children of the zone of step `ps`. */
 function childStep(ps: Z7Step, child: I7HZone, position: number): Z7Step {
   const parent = ps.zone;
-  const level = zoneLevel(child);
+  const level = hexZoneLevel(child);
   const gp = ps.parent;
   const turn = (ps.turn + levelRotation(level - 1, ps.position, parent, gp?.zone ?? null, gp?.parent?.zone ?? null)) % 6;
   let i = position;
@@ -196,7 +197,7 @@ export class Z7Namer {
   private readonly slots: (Z7Step | undefined)[][] = Array.from({ length: Z7_MAX_LEVEL + 1 }, () => new Array(SLOTS));
 
   step(z: I7HZone): Z7Step {
-    const level = zoneLevel(z);
+    const level = hexZoneLevel(z);
     const slot = ((z.ix % 1000003) * 97 + z.root * 8 + z.sh) & (SLOTS - 1);
     const hit = this.slots[level]![slot];
     if (hit && hit.zone.ix === z.ix && hit.zone.root === z.root && hit.zone.sh === z.sh) return hit;
