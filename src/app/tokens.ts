@@ -32,7 +32,7 @@ export const TOKENS = {
   ZoneInfoService: Symbol.for('ZoneInfoService'),
   ItemsService: Symbol.for('ItemsService'),
   ItemsMaxLimit: Symbol.for('ItemsMaxLimit'),
-  LakeQuerySeconds: Symbol.for('LakeQuerySeconds'),
+  LakeTimeBudget: Symbol.for('LakeTimeBudget'),
   MaxSubZones: Symbol.for('MaxSubZones'),
   ZoneDataLimits: Symbol.for('ZoneDataLimits'),
   ZoneFeaturesService: Symbol.for('ZoneFeaturesService'),

@@ -2,6 +2,7 @@ import type { Container } from 'inversify';
 import { TOKENS } from '../tokens.js';
 import type { Config } from '../config/config-schema.js';
 import { ItemsService } from '../items/items-service.js';
+import { LakeTimeBudget } from '../items/lake-time-budget.js';
 import { DuckDbLake } from '../../adapters/lake/duckdb-lake.js';
 import { ZoneBinningPool } from '../../adapters/lake/zone-binning-pool.js';
 import { S3ParquetLake } from '../../adapters/lake-s3/s3-parquet-lake.js';
@@ -23,6 +24,6 @@ export function bindLake(c: Container, config: Config): void {
     return threads === 0 ? undefined : new ZoneBinningPool(threads, new URL('../../adapters/grids/catalog.js', import.meta.url).href);
   });
   c.bind(TOKENS.ItemsMaxLimit).toConstantValue(config.limits.itemsMaxLimit);
-  c.bind(TOKENS.LakeQuerySeconds).toConstantValue(config.limits.lakeQuerySeconds);
+  c.bind(TOKENS.LakeTimeBudget).toConstantValue(new LakeTimeBudget(config.limits.lakeQuerySeconds));
   c.bind(TOKENS.ItemsService).to(ItemsService);
 }

@@ -44,16 +44,12 @@ export interface ItemsResult {
 
 @injectable()
 export class ItemsService {
-  private readonly lakeTime: LakeTimeBudget;
-
   constructor(
     @inject(TOKENS.CollectionCatalog) private readonly catalog: CollectionCatalog,
     @inject(TOKENS.LakeReader) private readonly lake: LakeReader,
     @inject(TOKENS.ItemsMaxLimit) private readonly maxLimit = 1000,
-    @inject(TOKENS.LakeQuerySeconds) lakeQuerySeconds = DEFAULT_LAKE_QUERY_SECONDS,
-  ) {
-    this.lakeTime = new LakeTimeBudget(lakeQuerySeconds);
-  }
+    @inject(TOKENS.LakeTimeBudget) private readonly lakeTime = new LakeTimeBudget(DEFAULT_LAKE_QUERY_SECONDS),
+  ) {}
 
   /** The collection, if its id is well formed and it is lake-backed. */
   collection(id: string): Collection {

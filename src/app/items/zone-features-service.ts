@@ -65,17 +65,13 @@ export interface ZoneFeatures {
 
 @injectable()
 export class ZoneFeaturesService {
-  private readonly lakeTime: LakeTimeBudget;
-
   constructor(
     @inject(TOKENS.GridRegistry) private readonly grids: GridRegistry,
     @inject(TOKENS.CollectionCatalog) private readonly catalog: CollectionCatalog,
     @inject(TOKENS.LakeReader) private readonly lake: LakeReader,
     @inject(TOKENS.MaxSubZones) private readonly maxSubZones: number,
-    @inject(TOKENS.LakeQuerySeconds) lakeQuerySeconds = DEFAULT_LAKE_QUERY_SECONDS,
-  ) {
-    this.lakeTime = new LakeTimeBudget(lakeQuerySeconds);
-  }
+    @inject(TOKENS.LakeTimeBudget) private readonly lakeTime = new LakeTimeBudget(DEFAULT_LAKE_QUERY_SECONDS),
+  ) {}
 
   /** True when the collection's zone data can be given as features (a parquet lake). */
   hasFeatures(collectionId: string): boolean {

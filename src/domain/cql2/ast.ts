@@ -26,36 +26,11 @@ export type ComparisonOp = (typeof COMPARISON_OPS)[number];
 export const ARITHMETIC_OPS = ['+', '-', '*', '/', '%', 'div', '^'] as const;
 export type ArithmeticOp = (typeof ARITHMETIC_OPS)[number];
 
-export const SPATIAL_OPS = [
-  's_intersects',
-  's_equals',
-  's_disjoint',
-  's_touches',
-  's_within',
-  's_overlaps',
-  's_crosses',
-  's_contains',
-] as const;
+export const SPATIAL_OPS = ['s_intersects', 's_equals', 's_disjoint', 's_touches', 's_within', 's_overlaps', 's_crosses', 's_contains'] as const;
 export type SpatialOp = (typeof SPATIAL_OPS)[number];
 
 /** Spelled as in CQL2-JSON (camel case); CQL2-Text keywords map onto these case-insensitively. */
-export const TEMPORAL_OPS = [
-  't_after',
-  't_before',
-  't_contains',
-  't_disjoint',
-  't_during',
-  't_equals',
-  't_finishedBy',
-  't_finishes',
-  't_intersects',
-  't_meets',
-  't_metBy',
-  't_overlappedBy',
-  't_overlaps',
-  't_startedBy',
-  't_starts',
-] as const;
+export const TEMPORAL_OPS = ['t_after', 't_before', 't_contains', 't_disjoint', 't_during', 't_equals', 't_finishedBy', 't_finishes', 't_intersects', 't_meets', 't_metBy', 't_overlappedBy', 't_overlaps', 't_startedBy', 't_starts'] as const;
 export type TemporalOp = (typeof TEMPORAL_OPS)[number];
 
 export const ARRAY_OPS = ['a_equals', 'a_contains', 'a_containedBy', 'a_overlaps'] as const;
@@ -122,6 +97,11 @@ export interface NullLit {
   kind: 'null';
 }
 /** `value` is `YYYY-MM-DDTHH:MM:SS[.f+]Z`, fraction without trailing zeros. */
+/** The JSON value of a scalar literal. */
+export function scalarValue(e: StringLit | NumberLit | BooleanLit | NullLit): string | number | boolean | null {
+  return e.kind === 'null' ? null : e.value;
+}
+
 export interface TimestampLit {
   kind: 'timestamp';
   value: string;

@@ -2,7 +2,7 @@
  * Writes a CQL2 tree back out, in either encoding, so a filter can be handed to a remote
  * backend. Round trip: parsing the output gives a deep-equal tree (the parsers' normal forms).
  */
-import type { Expr, IntervalBound } from '../cql2/ast.js';
+import { scalarValue, type Expr, type IntervalBound } from '../cql2/ast.js';
 import { toWkt } from '../geometry/wkt.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -39,9 +39,8 @@ export function toCql2Json(e: Expr): Json {
     case 'string':
     case 'number':
     case 'boolean':
-      return e.value;
     case 'null':
-      return null;
+      return scalarValue(e);
     case 'timestamp':
       return { timestamp: e.value };
     case 'date':

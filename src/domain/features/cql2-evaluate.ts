@@ -7,7 +7,7 @@
  * with a date or timestamp is read as an RFC 3339 instant. The geometry is the property named
  * in `geometryNames` (when the feature's properties have no such key).
  */
-import { properties, type Expr, type IntervalBound, type Like } from '../cql2/ast.js';
+import { properties, scalarValue, type Expr, type IntervalBound, type Like } from '../cql2/ast.js';
 import { likeMatcher, literalLikeMatcher, type LikeFolds } from '../cql2/like.js';
 import type { Geometry } from '../geometry/geojson.js';
 import { bboxToGeometry } from '../geometry/geojson.js';
@@ -142,9 +142,8 @@ function value(e: Expr, f: EvaluableFeature, g: ReadonlySet<string>): Value {
     case 'string':
     case 'number':
     case 'boolean':
-      return e.value;
     case 'null':
-      return null;
+      return scalarValue(e);
     case 'timestamp': {
       const t = Date.parse(e.value);
       return { start: t, end: t };

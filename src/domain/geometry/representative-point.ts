@@ -61,26 +61,22 @@ function point(p: Position, s: Sums): void {
 }
 
 function accumulate(g: Geometry, dim: number, s: Sums): void {
+  // A single geometry counts as a collection of one of its kind.
   switch (g.type) {
     case 'Point':
-      if (dim === 0) point(g.coordinates, s);
-      return;
     case 'MultiPoint':
-      if (dim === 0) g.coordinates.forEach((p) => point(p, s));
+      if (dim === 0) (g.type === 'Point' ? [g.coordinates] : g.coordinates).forEach((p) => point(p, s));
       return;
     case 'LineString':
-      if (dim === 1) line(g.coordinates, s);
-      return;
     case 'MultiLineString':
-      if (dim === 1) g.coordinates.forEach((l) => line(l, s));
+      if (dim === 1) (g.type === 'LineString' ? [g.coordinates] : g.coordinates).forEach((l) => line(l, s));
       return;
     case 'Polygon':
-      if (dim === 2) g.coordinates.forEach((r, i) => ring(r, s, i === 0 ? 1 : -1));
-      else if (dim === 1) g.coordinates.forEach((r) => line(r, s));
-      return;
     case 'MultiPolygon':
-      if (dim === 2) g.coordinates.forEach((poly) => poly.forEach((r, i) => ring(r, s, i === 0 ? 1 : -1)));
-      else if (dim === 1) g.coordinates.forEach((poly) => poly.forEach((r) => line(r, s)));
+      for (const poly of g.type === 'Polygon' ? [g.coordinates] : g.coordinates) {
+        if (dim === 2) poly.forEach((r, i) => ring(r, s, i === 0 ? 1 : -1));
+        else if (dim === 1) poly.forEach((r) => line(r, s));
+      }
       return;
     case 'GeometryCollection':
       g.geometries.forEach((x) => accumulate(x, dim, s));

@@ -377,23 +377,33 @@ export const NET_TRI_WIDTH_OVER_2 = TRI_WIDTH_OVER_2;
  * glued entry points when the edge crosses an interruption. Near the geographic poles, where the
  * projection stretches most, edges get twenty times more points.
  */
+const nearPt = (q: Pt, x: number, y: number): boolean => Math.abs(q.x - x) < 1e-6 && Math.abs(q.y - y) < 1e-6;
+
+/** A point of the net at one of the vertices where the geographic poles lie. */
+export function atPoleVertex(q: Pt): boolean {
+  return nearPt(q, 0.5, 0) || nearPt(q, 5, 4.5) || nearPt(q, 2, 3.5) || nearPt(q, 1.5, 3);
+}
+
+/** An edge p -> n running along one of the net's cuts beside a pole (DGGAL densifies those twenty times more). */
+export function edgeAlongPoleCut(p: Pt, n: Pt): boolean {
+  return (
+    (n.x < 0.5 && p.x > 0.5 && p.y < 0.01 && n.y < 0.01) ||
+    (n.x > 4.99 && p.x > 4.99 && p.y > 4.5 && n.y < 4.5) ||
+    (n.x > 1.5 && p.x < 1.5 && p.y > 2.99 && n.y > 2.99) ||
+    (n.x < 2.01 && p.x < 2.01 && p.y < 3.5 && n.y > 3.5)
+  );
+}
+
 export function addIntermediatePoints(points: Pt[], p: Pt, n: Pt, nDivisions: number, i1: Pt | null, i2: Pt | null, crs84: boolean): void {
   let dx = n.x - p.x, dy = n.y - p.y;
-  const near = (q: Pt, x: number, y: number): boolean => Math.abs(q.x - x) < 1e-6 && Math.abs(q.y - y) < 1e-6;
   let pole: Pt | null = null;
-  let nearPole = crs84 && i1 !== null && i2 !== null && (
-    near(i1, 0.5, 0) || near(i1, 5, 4.5) || near(i1, 2, 3.5) || near(i1, 1.5, 3) ||
-    near(i2, 0.5, 0) || near(i2, 5, 4.5) || near(i2, 2, 3.5) || near(i2, 1.5, 3));
-  if (n.x < 0.5 && p.x > 0.5 && p.y < 0.01 && n.y < 0.01) nearPole = true;
-  else if (n.x > 4.99 && p.x > 4.99 && p.y > 4.5 && n.y < 4.5) nearPole = true;
-  else if (n.x > 1.5 && p.x < 1.5 && p.y > 2.99 && n.y > 2.99) nearPole = true;
-  else if (n.x < 2.01 && p.x < 2.01 && p.y < 3.5 && n.y > 3.5) nearPole = true;
+  let nearPole = (crs84 && i1 !== null && i2 !== null && (atPoleVertex(i1) || atPoleVertex(i2))) || edgeAlongPoleCut(p, n);
   if (crs84) {
-    if (near(p, 5.5, 5) || near(n, 5.5, 5)) { nearPole = true; pole = { x: 5.5, y: 5 }; }
-    else if (near(p, 5, 4.5) || near(n, 5, 4.5)) { nearPole = true; pole = { x: 5, y: 4.5 }; }
-    else if (near(p, 0.5, 0) || near(n, 0.5, 0)) { nearPole = true; pole = { x: 0.5, y: 0 }; }
-    else if (near(p, 2, 3.5) || near(n, 2, 3.5)) { nearPole = true; pole = { x: 2, y: 3.5 }; }
-    else if (near(p, 1.5, 3) || near(n, 1.5, 3)) { nearPole = true; pole = { x: 1.5, y: 3 }; }
+    if (nearPt(p, 5.5, 5) || nearPt(n, 5.5, 5)) { nearPole = true; pole = { x: 5.5, y: 5 }; }
+    else if (nearPt(p, 5, 4.5) || nearPt(n, 5, 4.5)) { nearPole = true; pole = { x: 5, y: 4.5 }; }
+    else if (nearPt(p, 0.5, 0) || nearPt(n, 0.5, 0)) { nearPole = true; pole = { x: 0.5, y: 0 }; }
+    else if (nearPt(p, 2, 3.5) || nearPt(n, 2, 3.5)) { nearPole = true; pole = { x: 2, y: 3.5 }; }
+    else if (nearPt(p, 1.5, 3) || nearPt(n, 1.5, 3)) { nearPole = true; pole = { x: 1.5, y: 3 }; }
   }
   if (!nDivisions) nDivisions = 1;
   if (nearPole) nDivisions *= 20;

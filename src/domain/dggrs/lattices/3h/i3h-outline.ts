@@ -6,7 +6,7 @@
  */
 import { i3hCentroid, POW3, type I3HZone } from './i3h-zone.js';
 import { hexZoneLevel } from '../hex-zone.js';
-import { moveVertex, type Pt } from '../rhombic-5x6-net.js';
+import { atPoleVertex, edgeAlongPoleCut, moveVertex, type Pt } from '../rhombic-5x6-net.js';
 import type { SliceAndDiceProjection } from '../../projections/slice-and-dice-projection.js';
 import { extentAround, type GeoRadians } from '../../core/outline-extent.js';
 
@@ -68,8 +68,6 @@ export function baseRefinedVertices(z: I3HZone): Pt[] {
   return out;
 }
 
-const nearPt = (q: Pt, x: number, y: number): boolean => Math.abs(q.x - x) < 1e-6 && Math.abs(q.y - y) < 1e-6;
-
 /**
  * One edge p -> n densified into `points` (DGGAL's addIntermediatePoints as the 3H path calls it):
  * i1/i2 are the exit and glued entry points of an edge crossing an interruption; edges at the geographic
@@ -77,13 +75,7 @@ const nearPt = (q: Pt, x: number, y: number): boolean => Math.abs(q.x - x) < 1e-
  */
 function addEdgePoints(points: Pt[], p: Pt, n: Pt, nDivisions: number, i1: Pt | null, i2: Pt | null): void {
   let dx = n.x - p.x, dy = n.y - p.y;
-  let nearPole = i1 !== null && i2 !== null && (
-    nearPt(i1, 0.5, 0) || nearPt(i1, 5, 4.5) || nearPt(i1, 2, 3.5) || nearPt(i1, 1.5, 3) ||
-    nearPt(i2, 0.5, 0) || nearPt(i2, 5, 4.5) || nearPt(i2, 2, 3.5) || nearPt(i2, 1.5, 3));
-  if (n.x < 0.5 && p.x > 0.5 && p.y < 0.01 && n.y < 0.01) nearPole = true;
-  else if (n.x > 4.99 && p.x > 4.99 && p.y > 4.5 && n.y < 4.5) nearPole = true;
-  else if (n.x > 1.5 && p.x < 1.5 && p.y > 2.99 && n.y > 2.99) nearPole = true;
-  else if (n.x < 2.01 && p.x < 2.01 && p.y < 3.5 && n.y > 3.5) nearPole = true;
+  const nearPole = (i1 !== null && i2 !== null && (atPoleVertex(i1) || atPoleVertex(i2))) || edgeAlongPoleCut(p, n);
   if (!nDivisions) nDivisions = 1;
   if (nearPole) nDivisions *= 20;
   if (dx < -3) { dx += 5; dy += 5; }
