@@ -25,7 +25,6 @@ import type { JobRunner } from './orders/job-runner.js';
  */
 export function buildContainer(config: Config, logger?: Logger): Container {
   const c = new Container({ defaultScope: 'Singleton' });
-  c.bind(TOKENS.Config).toConstantValue(config);
   c.bind(TOKENS.Logger).toConstantValue(logger ?? pino({ level: config.server.logLevel, name: 'dggs-api' }));
   for (const bind of [bindGrids, bindCollections, bindLake, bindRasters, bindRemote, bindZoneData, bindDatastore, bindAuth, bindJobs, bindHttp]) bind(c, config);
   return c;

@@ -1,6 +1,5 @@
 /** Injection tokens: one per port, per service and per shared value. */
 export const TOKENS = {
-  Config: Symbol.for('Config'),
   Logger: Symbol.for('Logger'),
   GridRegistry: Symbol.for('GridRegistry'),
   CollectionCatalog: Symbol.for('CollectionCatalog'),

@@ -1,31 +1,17 @@
 /**
  * Large bodies (zone data, DGGS-JSON-FG) are written as a sequence of text pieces and turned here into bytes,
  * so a request holds its encoded output and never an object tree of it, and the event loop gets
- * a turn every `sliceMs` of encoding work (other requests stay answered while a big body is built).
+ * a turn whenever the process's one slice clock says one is due (other requests stay answered while
+ * a big body is built, however many bodies are being built at once).
  */
-const SLICE_MS = 8;
+import { takeTurn, turnDue } from '../ports/event-loop-turns.js';
+
 const FLUSH_BYTES = 1 << 16;
-
-/** Lets other callbacks run; setImmediate queues after pending I/O, unlike a resolved promise. */
-export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** Call `tick()` in a loop: it resolves at once, or after a turn of the event loop once a slice is used up. */
-export function pacer(sliceMs = SLICE_MS): () => Promise<void> | undefined {
-  let since = performance.now();
-  return () => {
-    const now = performance.now();
-    if (now - since < sliceMs) return undefined;
-    return nextTurn().then(() => {
-      since = performance.now();
-    });
-  };
-}
 
 /** Text pieces as UTF-8 bytes of about FLUSH_BYTES each, with turns of the event loop in between. */
 export async function* pacedBytes(pieces: Iterable<string>): AsyncGenerator<Buffer> {
   let pending: string[] = [];
   let pendingLength = 0;
-  const tick = pacer();
   for (const piece of pieces) {
     pending.push(piece);
     pendingLength += piece.length;
@@ -35,8 +21,7 @@ export async function* pacedBytes(pieces: Iterable<string>): AsyncGenerator<Buff
       pendingLength = 0;
     }
     // Pieces can be costly (an outline each): the clock, not the byte count, decides the turn.
-    const turn = tick();
-    if (turn) await turn;
+    if (turnDue()) await takeTurn();
   }
   if (pending.length > 0) yield Buffer.from(pending.join(''), 'utf8');
 }

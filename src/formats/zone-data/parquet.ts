@@ -3,7 +3,7 @@ import { outlineToGeoJson } from '../../domain/geometry/rfc7946.js';
 import type { ZoneDataContext, ZoneDataEncoding } from './encoding.js';
 import { writeParquet, type ParquetCell, type ParquetColumn } from '../parquet-writer.js';
 import { ZoneGeometryColumn } from '../geoparquet-metadata.js';
-import { pacer } from '../paced-pieces.js';
+import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 
 /**
  * Zone data as Parquet or GeoParquet 1.1: one row per sub-zone and depth, `zone_id`, `depth`,
@@ -19,12 +19,11 @@ async function* zoneDataParquet(data: ZoneData, ctx: ZoneDataContext, geo: boole
   if (geometry) columns.push({ name: 'geometry', type: 'blob' });
   const wkb: Uint8Array[][] = [];
   if (geometry) {
-    const tick = pacer();
     for (const d of data.depths) {
       const list: Uint8Array[] = [];
       for (const zone of d.zones) {
         list.push(geometry.wkb(outlineToGeoJson(ctx.grid.zoneOutline(zone, ctx.refined))));
-        await tick();
+        if (turnDue()) await takeTurn();
       }
       wkb.push(list);
     }

@@ -1,6 +1,6 @@
 import type { ZoneData } from '../../domain/zone-data.js';
 import type { ZoneDataContext, ZoneDataEncoding } from './encoding.js';
-import { pacer } from '../paced-pieces.js';
+import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import { dggsJsonPieces } from './dggs-json.js';
 import { JsonToUbjson } from '../ubjson.js';
 import { CONF } from '../conformance-classes.js';
@@ -11,11 +11,9 @@ import { CONF } from '../conformance-classes.js';
  */
 async function* zoneDataUbjson(data: ZoneData, ctx: ZoneDataContext): AsyncGenerator<Buffer> {
   const out = new JsonToUbjson();
-  const tick = pacer();
   for (const piece of dggsJsonPieces(data, ctx)) {
     out.write(piece);
-    const turn = tick();
-    if (turn) await turn;
+    if (turnDue()) await takeTurn();
   }
   yield out.end();
 }
