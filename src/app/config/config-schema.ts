@@ -20,272 +20,216 @@ function isCidr(s: string): boolean {
 }
 
 export const fieldSchema = z.object({
-  title: z.string(),
-  type: z.enum(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']),
-  description: z.string().optional(),
-  format: z.string().optional(),
-  enum: z.array(z.string()).optional(),
-  minimum: z.number().optional(),
-  maximum: z.number().optional(),
-  svc_band_index: z.number().int().optional(),
-  svc_data_type: z.string().optional(),
-  svc_dggs_stat: z.string().optional(),
-  svc_gsd: z.number().optional(),
-  svc_unit: z.string().optional(),
-});
+  title: z.string().describe('Human-readable name of the field.'),
+  type: z.enum(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']).describe('JSON type of the field\'s values.'),
+  description: z.string().optional().describe('What the field holds.'),
+  format: z.string().optional().describe('JSON Schema format of the values (`date-time`, ...).'),
+  enum: z.array(z.string()).optional().describe('The values the field may take.'),
+  minimum: z.number().optional().describe('Smallest value the field takes.'),
+  maximum: z.number().optional().describe('Largest value the field takes.'),
+  svc_band_index: z.number().int().optional().describe('Rasters: the 1-based band the field is read from (default 1).'),
+  svc_data_type: z.string().optional().describe('Storage type of the values (`float32`, ...), shown to clients.'),
+  svc_dggs_stat: z.string().optional().describe('Rasters: the statistic a sub-zone\'s value is: `count`, `valid`, `min`, `max`, `mean` (default), `median` or `stdDev`.'),
+  svc_gsd: z.number().optional().describe('Ground sample distance of the source, in metres, shown to clients.'),
+  svc_unit: z.string().optional().describe('Unit of the values (`m`, `K`, ...).'),
+}).describe('A field: the contract\'s SchemaProperty with its `svc_*` extensions; it becomes one of the collection\'s queryables.');
 export type FieldConfig = z.infer<typeof fieldSchema>;
 
 const rasterDefaults = {
-  noData: z.number().optional(),
-  /** Band fields: the field name is what clients select with `properties`. */
-  fields: z.record(z.string(), fieldSchema).optional(),
+  noData: z.number().optional().describe('The raw pixel value that means "no data", compared before scale and offset; default the file\'s own.'),
+  fields: z.record(z.string(), fieldSchema).optional().describe('Band fields by name: the name is what clients select with `properties`. Default one field per band (`band1`, ...).'),
 };
 
 const stacStrategy = z.enum(['single', 'latest', 'mosaic']);
 
 export const backingSchema = z.discriminatedUnion('kind', [
   z.object({
-    kind: z.literal('parquet-lake'),
-    geometryColumn: z.string().default('geometry'),
-    datetimeColumn: z.string().optional(),
-  }),
+    kind: z.literal('parquet-lake').describe('Rows of GeoParquet files under `<lake.root>/<collection id>/data/`.'),
+    geometryColumn: z.string().default('geometry').describe('The WKB geometry column.'),
+    datetimeColumn: z.string().optional().describe('The column `datetime` filters on; without it `datetime` is ignored.'),
+  }).describe('A collection of GeoParquet rows in the lake: items, zone data and zone-list filters.'),
   z.object({
-    kind: z.literal('raster-url'),
-    url: z.string().min(1),
-    /** Reader to use; by default the url's extension decides (`.pmtiles`: PMTiles, else GeoTIFF). */
-    rasterFormat: z.enum(['geotiff', 'pmtiles']).optional(),
-    /** How PMTiles PNG colours encode values; default: the archive metadata's `encoding`. */
-    valueEncoding: z.enum(['terrarium', 'mapbox-terrain-rgb', 'gray']).optional(),
+    kind: z.literal('raster-url').describe('One raster file: a Cloud-Optimized GeoTIFF or a raster PMTiles archive.'),
+    url: z.string().min(1).describe('A local path or an http(s) URL of the raster.'),
+    rasterFormat: z.enum(['geotiff', 'pmtiles']).optional().describe('Reader to use; by default the url\'s extension decides (`.pmtiles`: PMTiles, else GeoTIFF).'),
+    valueEncoding: z.enum(['terrarium', 'mapbox-terrain-rgb', 'gray']).optional().describe('How PMTiles PNG colours encode values; default the archive metadata\'s `encoding`.'),
     ...rasterDefaults,
-  }),
+  }).describe('A collection served from one raster: zone data by zonal statistics.'),
   z.object({
-    kind: z.literal('stac'),
-    catalog: z.string().min(1),
-    strategy: stacStrategy.default('single'),
-    intersectionPercent: z.number().min(0).max(100).optional(),
-    cloudCoverPercent: z.number().min(0).max(100).optional(),
-    asset: z.string().default('data'),
-    /** STAC API: the collections searched (`collections` of /search); all when absent. */
-    collections: z.array(z.string().min(1)).min(1).optional(),
+    kind: z.literal('stac').describe('Raster scenes found through STAC.'),
+    catalog: z.string().min(1).describe('A static catalog (a local path or an http(s) URL of its `catalog.json`) or the landing page of a STAC API.'),
+    strategy: stacStrategy.default('single').describe('How the scenes of a zone are chosen: `latest` the newest item; `single` the newest item covering `intersectionPercent` of the zone alone; `mosaic` the newest items that together cover it (needs `datetime`).'),
+    intersectionPercent: z.number().min(0).max(100).optional().describe('Coverage of the zone the chosen items must reach; `single`: default 0 (no check), `mosaic`: default 100.'),
+    cloudCoverPercent: z.number().min(0).max(100).optional().describe('Items with a larger `eo:cloud_cover`, or none, are left out.'),
+    asset: z.string().default('data').describe('The key of the item asset read as the raster.'),
+    collections: z.array(z.string().min(1)).min(1).optional().describe('STAC API: the collections searched (`collections` of /search); all when absent.'),
     ...rasterDefaults,
-  }),
+  }).describe('A collection served from the raster assets of STAC items, chosen per zone.'),
   z.object({
-    kind: z.literal('ogc-features'),
-    /** The backend's landing page; `{self}` stands for this service's own listening address (resolved at start). */
-    url: z.string().refine((v) => /^\{self\}(\/|$)/.test(v) || /^https?:\/\/[^/]/i.test(v), 'an http(s) URL, or {self}/... for this service'),
-    collection: z.string().min(1),
-    /** Sent with every request to the backend's own origin (API keys). */
-    headers: z.record(z.string(), z.string()).optional(),
-    /** The temporal property `datetime` is checked on, when the backend's queryables do not mark one. */
-    datetimeProperty: z.string().min(1).optional(),
-    fields: z.record(z.string(), fieldSchema).optional(),
-  }),
-]);
+    kind: z.literal('ogc-features').describe('Features of an OGC API - Features backend.'),
+    url: z.string().refine((v) => /^\{self\}(\/|$)/.test(v) || /^https?:\/\/[^/]/i.test(v), 'an http(s) URL, or {self}/... for this service').describe('The backend\'s landing page (http or https); `{self}` stands for this service\'s own listening address over loopback, resolved at start.'),
+    collection: z.string().min(1).describe('The backend\'s collection id.'),
+    headers: z.record(z.string(), z.string()).optional().describe('Headers sent with every request to the backend\'s own origin (API keys).'),
+    datetimeProperty: z.string().min(1).optional().describe('The temporal property `datetime` is checked on, when the backend\'s queryables do not mark one.'),
+    fields: z.record(z.string(), fieldSchema).optional().describe('Fields by name; they override those read from the backend\'s queryables or schema.'),
+  }).describe('A collection read from a remote OGC API - Features backend: items as zone data and zone-list filters.'),
+]).describe('Where the collection\'s data comes from, by `kind`.');
 export type BackingConfig = z.infer<typeof backingSchema>;
 
 export const collectionSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, 'letters, digits, _ . - only'),
-  title: z.string(),
-  description: z.string().optional(),
-  attribution: z.string().optional(),
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, 'letters, digits, _ . - only').describe('The collection\'s id in URLs (`/collections/{id}`); for a lake also its folder name.'),
+  title: z.string().describe('Human-readable title.'),
+  description: z.string().optional().describe('What the collection holds.'),
+  attribution: z.string().optional().describe('Who to credit for the data.'),
   extent: z
     .object({
-      spatial: z.object({ bbox: z.array(bboxSchema).min(1), crs: z.string().optional() }).optional(),
+      spatial: z.object({ bbox: z.array(bboxSchema).min(1).describe('Boxes `[west, south, east, north]` in CRS84 degrees; the first holds all the data and bounds the collection\'s zone lists.'), crs: z.string().optional().describe('Written into the collection document as given; the boxes are read as CRS84.') }).optional().describe('Spatial extent.'),
       temporal: z
-        .object({ interval: z.array(z.tuple([z.string().nullable(), z.string().nullable()])), trs: z.string().optional() })
-        .optional(),
+        .object({ interval: z.array(z.tuple([z.string().nullable(), z.string().nullable()])).describe('Intervals `[start, end]` as RFC 3339 timestamps, `null` for an open end.'), trs: z.string().optional().describe('Written into the collection document as given.') })
+        .optional()
+        .describe('Temporal extent; it enables `datetime` and `subset=time(...)` on zone queries.'),
     })
-    .optional(),
+    .optional()
+    .describe('The collection\'s extent as in OGC API - Common. Zone lists of the collection cover its spatial extent. When left out it is taken from the data.'),
   backing: backingSchema,
-});
+}).describe('A collection served by the service.');
 export type CollectionConfig = z.infer<typeof collectionSchema>;
 
 export const configSchema = z.object({
   server: z
     .object({
-      host: z.string().default('0.0.0.0'),
-      port: z.number().int().min(0).max(65535).default(8080),
-      /** Base of the links the service writes; derived from the listening address when absent. */
-      publicBaseUrl: z.string().url().optional(),
-      /** Request body bound, counted after decoding any Content-Encoding. */
-      maxBodyBytes: positiveInt(1_048_576),
-      /** Time for a request's line, headers and body to arrive (not the time to answer it). */
-      requestTimeoutMs: positiveInt(60_000),
-      /** Time for the request line and headers to arrive. */
-      headersTimeoutMs: positiveInt(10_000),
-      /** An idle keep-alive connection closes after this. */
-      keepAliveTimeoutMs: positiveInt(5_000),
-      /** A connection with no traffic closes after this, unless its request is still being computed. */
-      idleTimeoutMs: positiveInt(30_000),
-      maxConnections: positiveInt(1024),
-      /** Per client address (IPv6: per /64). Behind a reverse proxy every client shares its address: raise it. */
-      maxConnectionsPerPeer: positiveInt(128),
-      /** Request target (path and query) bound: 414 above. */
-      maxUrlBytes: positiveInt(16_384),
-      /** Header names and values in all: 431 above. */
-      maxHeaderBytes: positiveInt(16_384),
-      logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-      /** After a second of idle event loop, a heap grown by this much (MiB) since the last release is collected and given back (0: never). */
-      idleMemoryReleaseMiB: nonNegativeInt(64),
-      /** Encoded zone info answers of the grids (not of collections) kept, in bytes (0: none). */
-      zoneInfoCacheBytes: nonNegativeInt(8 * 1024 * 1024),
+      host: z.string().default('0.0.0.0').describe('Address the service listens on (`HOST` overrides it).'),
+      port: z.number().int().min(0).max(65535).default(8080).describe('Port the service listens on (`PORT` overrides it; 0: any free port).'),
+      publicBaseUrl: z.string().url().optional().describe('Base of the links the service writes; derived from the listening address when absent.'),
+      maxBodyBytes: positiveInt(1_048_576).describe('Request body bound, counted after decoding any Content-Encoding.'),
+      requestTimeoutMs: positiveInt(60_000).describe('Time for a request\'s line, headers and body to arrive (not the time to answer it).'),
+      headersTimeoutMs: positiveInt(10_000).describe('Time for the request line and headers to arrive.'),
+      keepAliveTimeoutMs: positiveInt(5_000).describe('An idle keep-alive connection closes after this.'),
+      idleTimeoutMs: positiveInt(30_000).describe('A connection with no traffic closes after this, unless its request is still being computed.'),
+      maxConnections: positiveInt(1024).describe('Open connections in all. At the cap a connection serving no request gives up its slot to a newcomer; once every slot serves a request, newcomers get 503.'),
+      maxConnectionsPerPeer: positiveInt(128).describe('Per client address (IPv6: per /64). Behind a reverse proxy every client shares its address: raise it.'),
+      maxUrlBytes: positiveInt(16_384).describe('Request target (path and query) bound: 414 above.'),
+      maxHeaderBytes: positiveInt(16_384).describe('Header names and values in all: 431 above.'),
+      logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino log level; `info` logs every request with its status and time.'),
+      idleMemoryReleaseMiB: nonNegativeInt(64).describe('After a second of idle event loop, a heap grown by this much (MiB) since the last release is collected and given back (0: never).'),
+      zoneInfoCacheBytes: nonNegativeInt(8 * 1024 * 1024).describe('Encoded zone info answers of the grids (not of collections) kept, in bytes (0: none).'),
     })
+    .describe('HTTP listener, connection and request bounds.')
     .prefault({}),
   datastore: z
     .discriminatedUnion('kind', [
-      z.object({ kind: z.literal('sqlite'), file: z.string().default('data/runtime/dggs.sqlite'), autoInitialize: z.boolean().default(true) }),
-      z.object({ kind: z.literal('postgres'), url: z.string().min(1), schema: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(), autoInitialize: z.boolean().default(false) }),
+      z.object({ kind: z.literal('sqlite').describe('An embedded SQLite file; one process runs jobs.'), file: z.string().default('data/runtime/dggs.sqlite').describe('The database file, created when missing.'), autoInitialize: z.boolean().default(true).describe('Migrate and seed the schema at start; otherwise `/conformance`, `/concepts` and `/orders` answer 503 until `POST /admin/initialize`.') }).describe('SQLite datastore.'),
+      z.object({ kind: z.literal('postgres').describe('PostgreSQL, shared by API replicas and workers.'), url: z.string().min(1).describe('Connection URL (`postgres://user:password@host:5432/db`).'), schema: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional().describe('Schema holding the tables; the connection\'s search path (usually `public`) when absent.'), autoInitialize: z.boolean().default(false).describe('Migrate and seed the schema at start; otherwise `/conformance`, `/concepts` and `/orders` answer 503 until `POST /admin/initialize`.') }).describe('PostgreSQL datastore.'),
     ])
+    .describe('Where orders, jobs, tokens and concepts are kept, by `kind`.')
     .prefault({ kind: 'sqlite' }),
   lake: z
     .object({
-      /** A directory, or `s3://bucket[/prefix]` for a lake on an S3-compatible object store (read by ranged GETs). */
-      root: z.string().default('data/demo/lake'),
-      /** Worker threads finding the zones of lake rows for zone data (0: on the event loop's thread, in slices). */
-      aggregationThreads: z.number().int().min(0).max(64).default(2),
-      /** Directory lakes: rows DuckDB's threads may read ahead of a streamed scan, in bytes, per scan (more lets more threads scan at once). */
-      streamBufferBytes: z.number().int().min(64 * 1024).max(1024 * 1024 * 1024).default(16 * 1024 * 1024),
-      /** Object-store lakes only. Unset credentials, region and endpoint come from the AWS SDK's chain (AWS_ACCESS_KEY_ID, AWS_REGION, AWS_ENDPOINT_URL_S3, profiles...). */
+      root: z.string().default('data/demo/lake').describe('A directory, or `s3://bucket[/prefix]` for a lake on an S3-compatible object store (read by ranged GETs).'),
+      aggregationThreads: z.number().int().min(0).max(64).default(2).describe('Worker threads finding the zones of lake rows for zone data (0: on the event loop\'s thread, in slices).'),
+      streamBufferBytes: z.number().int().min(64 * 1024).max(1024 * 1024 * 1024).default(16 * 1024 * 1024).describe('Directory lakes: rows DuckDB\'s threads may read ahead of a streamed scan, in bytes, per scan (more lets more threads scan at once).'),
       s3: z
         .object({
-          endpoint: z.string().url().optional(),
-          region: z.string().min(1).optional(),
-          accessKeyId: z.string().min(1).optional(),
-          secretAccessKey: z.string().min(1).optional(),
-          sessionToken: z.string().min(1).optional(),
-          /** `endpoint/bucket/key` addressing (MinIO and most S3-compatible services). */
-          forcePathStyle: z.boolean().default(false),
-          requestTimeoutMs: positiveInt(20_000),
-          /** Parquet footers kept, counted by their bytes (LRU). */
-          footerCacheBytes: positiveInt(64 * 1024 * 1024),
-          /** Bytes read from a file's end to find its footer in one request. */
-          footerReadBytes: z.number().int().min(16).default(64 * 1024),
-          /** A collection's object listing is reused this long. */
-          listCacheSeconds: z.number().min(0).default(5),
-          /** Bytes one request may read from the store (footers and column chunks). */
-          maxRequestBytes: positiveInt(256 * 1024 * 1024),
-          /** Rows one filtered items request may test in the service to count its matches. */
-          maxFilterRows: positiveInt(5_000_000),
-          /** Objects under one collection's prefix. */
-          maxObjects: positiveInt(100_000),
+          endpoint: z.string().url().optional().describe('S3 endpoint URL (MinIO, other S3-compatible services); AWS when absent.'),
+          region: z.string().min(1).optional().describe('Region; from the AWS SDK chain, else `us-east-1`.'),
+          accessKeyId: z.string().min(1).optional().describe('Access key id; with `secretAccessKey`.'),
+          secretAccessKey: z.string().min(1).optional().describe('Secret access key; with `accessKeyId`.'),
+          sessionToken: z.string().min(1).optional().describe('Session token of temporary credentials.'),
+          forcePathStyle: z.boolean().default(false).describe('`endpoint/bucket/key` addressing (MinIO and most S3-compatible services).'),
+          requestTimeoutMs: positiveInt(20_000).describe('Bound of one S3 call.'),
+          footerCacheBytes: positiveInt(64 * 1024 * 1024).describe('Parquet footers kept, counted by their bytes (LRU).'),
+          footerReadBytes: z.number().int().min(16).default(64 * 1024).describe('Bytes read from a file\'s end to find its footer in one request.'),
+          listCacheSeconds: z.number().min(0).default(5).describe('A collection\'s object listing is reused this long.'),
+          maxRequestBytes: positiveInt(256 * 1024 * 1024).describe('Bytes one request may read from the store (footers and column chunks).'),
+          maxFilterRows: positiveInt(5_000_000).describe('Rows one filtered items request may test in the service to count its matches.'),
+          maxObjects: positiveInt(100_000).describe('Objects under one collection\'s prefix.'),
         })
         .refine((s) => (s.accessKeyId === undefined) === (s.secretAccessKey === undefined), 'accessKeyId and secretAccessKey go together')
+        .describe('Object-store lakes only (`lake.root` `s3://...`). Unset credentials, region and endpoint come from the AWS SDK chain (`AWS_ACCESS_KEY_ID`, `AWS_REGION`, `AWS_ENDPOINT_URL_S3`, profiles).')
         .prefault({}),
     })
+    .describe('The GeoParquet lake of `parquet-lake` collections.')
     .prefault({}),
   grids: z
     .object({
-      enabled: z.array(z.string()).min(1).default(['IVEA7H', 'ISEA7H', 'H3']),
-      default: z.string().default('IVEA7H'),
+      enabled: z.array(z.string()).min(1).default(['IVEA7H', 'ISEA7H', 'H3']).describe('Ids of the grids served (see docs/grids.md).'),
+      default: z.string().default('IVEA7H').describe('The grid `/dggs` lists first and HTML pages use; one of `enabled`.'),
     })
+    .describe('The grids served.')
     .prefault({}),
   limits: z
     .object({
-      /** Zone lists longer than this are paged. */
-      maxZonesPerPage: positiveInt(10_000),
-      /** Sub-zones a zone-data request may resolve in all its depths together. */
-      maxSubZones: positiveInt(50_000),
-      /** Values one zone-data answer may carry: sub-zones x output columns (fields, statistics, joined columns). */
-      maxZoneDataValues: positiveInt(500_000),
-      /** Outline vertices one geo+json / geoparquet zone-data answer may write. */
-      maxGeometryVertices: positiveInt(1_000_000),
-      /** Values one lake zone-data request may keep to compute medians (12 bytes each). */
-      maxMedianValues: positiveInt(2_000_000),
-      itemsMaxLimit: positiveInt(1000),
-      /** Lake rows per request whose exact geometry test runs in the service (rows the database settles do not count). */
-      maxExactGeometryTests: positiveInt(100_000),
-      /**
-       * A zone list filtered by a spatial predicate on zone geometry (rasters): zones tested times the
-       * vertices of the geometry literals they are compared with, checked before the zones are walked.
-       */
-      maxSpatialZoneVertices: positiveInt(20_000_000),
-      /** Raster samples (window pixels x bands) one zone-data request may read. */
-      maxRasterWindowSamples: positiveInt(4_194_304),
-      /** Sub-zones all zone-data computations in progress may hold together (admission control); default twice maxSubZones. */
-      maxSubZonesInFlight: z.number().int().positive().optional(),
-      /** Longest a zone-data computation waits for room in that budget before a 503 with Retry-After. */
-      zoneDataQueueSeconds: nonNegativeInt(20),
-      /** Longest the lake work of one request (items, lake zone data, zone-list filters, jobs) may run; past it the work is stopped and the answer is 503 with Retry-After. */
-      lakeQuerySeconds: z.number().positive().max(86_400).default(30),
+      maxZonesPerPage: positiveInt(10_000).describe('Zone lists longer than this are paged.'),
+      maxSubZones: positiveInt(50_000).describe('Sub-zones a zone-data request may resolve in all its depths together.'),
+      maxZoneDataValues: positiveInt(500_000).describe('Values one zone-data answer may carry: sub-zones x output columns (fields, statistics, joined columns).'),
+      maxGeometryVertices: positiveInt(1_000_000).describe('Outline vertices one geo+json / geoparquet zone-data answer may write.'),
+      maxMedianValues: positiveInt(2_000_000).describe('Values one lake zone-data request may keep to compute medians (12 bytes each).'),
+      itemsMaxLimit: positiveInt(1000).describe('Largest `limit` of an items page.'),
+      maxExactGeometryTests: positiveInt(100_000).describe('Lake rows per request whose exact geometry test runs in the service (rows the database settles do not count).'),
+      maxSpatialZoneVertices: positiveInt(20_000_000).describe('A zone list filtered by a spatial predicate on zone geometry (rasters): zones tested times the vertices of the geometry literals they are compared with, checked before the zones are walked.'),
+      maxRasterWindowSamples: positiveInt(4_194_304).describe('Raster samples (window pixels x bands) one zone-data request may read.'),
+      maxSubZonesInFlight: z.number().int().positive().optional().describe('Sub-zones all zone-data computations in progress may hold together (admission control); default twice maxSubZones.'),
+      zoneDataQueueSeconds: nonNegativeInt(20).describe('Longest a zone-data computation waits for room in that budget before a 503 with Retry-After.'),
+      lakeQuerySeconds: z.number().positive().max(86_400).default(30).describe('Longest the lake work of one request (items, lake zone data, zone-list filters, jobs) may run; past it the work is stopped and the answer is 503 with Retry-After.'),
     })
+    .describe('Bounds of one request\'s work; each refusal names its key.')
     .prefault({}),
   rasters: z
     .object({
-      /** Bytes of decoded raster tiles kept between requests, shared by every configured raster (least recently used evicted); 0 disables. */
-      tileCacheBytes: nonNegativeInt(64 * 1024 * 1024),
+      tileCacheBytes: nonNegativeInt(64 * 1024 * 1024).describe('Bytes of decoded raster tiles kept between requests, shared by every configured raster (least recently used evicted); 0 disables.'),
     })
+    .describe('Configured rasters (`raster-url` and `stac` collections).')
     .prefault({}),
   rasterFetch: z
     .object({
-      allowedSchemes: z.array(z.enum(['http', 'https', 'file'])).default(['https', 'http']),
-      /** Empty means any public host. */
-      allowedHosts: z.array(z.string()).default([]),
-      allowPrivateNetworks: z.boolean().default(false),
-      /** CIDR ranges of private addresses allowed anyway (an internal object store); see url-guard. */
-      allowedPrivateRanges: z.array(z.string().refine(isCidr, 'a CIDR range like 10.1.0.0/16 or fd00::/8')).default([]),
-      /** Bound of any one upstream response. */
-      maxBytes: positiveInt(512 * 1024 * 1024),
-      /** Bound of all bytes one request fetches from upstream (ranges and hops together). */
-      maxRequestBytes: positiveInt(64 * 1024 * 1024),
-      /** Bound of the bytes of all upstream bodies being received at once, over every request: rasters, feature backends and STAC APIs (503 with Retry-After past it). */
-      maxInFlightBytes: positiveInt(128 * 1024 * 1024),
-      timeoutMs: positiveInt(20_000),
-      maxRedirects: nonNegativeInt(3),
+      allowedSchemes: z.array(z.enum(['http', 'https', 'file'])).default(['https', 'http']).describe('URL schemes a `cog-url` may use (`file` never applies to remote backends).'),
+      allowedHosts: z.array(z.string()).default([]).describe('Empty means any public host.'),
+      allowPrivateNetworks: z.boolean().default(false).describe('Lift the check of addresses against special-purpose ranges (loopback, private, link-local, ...).'),
+      allowedPrivateRanges: z.array(z.string().refine(isCidr, 'a CIDR range like 10.1.0.0/16 or fd00::/8')).default([]).describe('CIDR ranges (`10.1.0.0/16`, `fd00::/8`) of private addresses allowed anyway (an internal object store).'),
+      maxBytes: positiveInt(512 * 1024 * 1024).describe('Bound of any one upstream response.'),
+      maxRequestBytes: positiveInt(64 * 1024 * 1024).describe('Bound of all bytes one request fetches from upstream (ranges and hops together).'),
+      maxInFlightBytes: positiveInt(128 * 1024 * 1024).describe('Bound of the bytes of all upstream bodies being received at once, over every request: rasters, feature backends and STAC APIs (503 with Retry-After past it).'),
+      timeoutMs: positiveInt(20_000).describe('Bound of one upstream exchange (504 past it).'),
+      maxRedirects: nonNegativeInt(3).describe('Redirects followed, each hop checked again.'),
     })
+    .describe('The fetch policy of `cog-url` rasters, also applied to remote backends: schemes, hosts, address ranges and byte bounds.')
     .prefault({}),
   orders: z
     .object({
-      /** Where finished jobs write their parquet: `<resultsRoot>/<order id>/data/part-<job id>.parquet` (shared storage when workers run elsewhere). */
-      resultsRoot: z.string().default('data/runtime/results'),
-      /** `auto`: in-process on SQLite, pg-boss on PostgreSQL. */
-      queue: z.enum(['auto', 'in-process', 'pg-boss']).default('auto'),
-      /** pg-boss's schema (its tables: job, queue, version, ...); default the datastore's schema, else `pgboss`. */
-      queueSchema: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
-      /** The HTTP server runs jobs too; false for API replicas when `npm run worker` processes do the work. */
-      runInServer: z.boolean().default(true),
-      /** Jobs one process runs at once. */
-      concurrency: z.number().int().min(1).max(64).default(2),
-      /** Attempts of one job (a process that stops mid-job costs one) before it fails. */
-      maxAttempts: z.number().int().min(1).max(20).default(3),
-      /** Backoff before the second attempt; doubles for each further one. */
-      retryDelaySeconds: z.number().int().min(0).max(3600).default(2),
-      /** pg-boss: a job whose process sent no heartbeat for this long is retried. */
-      heartbeatSeconds: z.number().int().min(10).max(3600).default(10),
-      /** pg-boss: how often each process looks for jobs whose heartbeat stopped. */
-      superviseSeconds: z.number().int().min(1).max(3600).default(5),
-      /** pg-boss: idle poll interval of workers. */
-      pollSeconds: z.number().min(0.5).max(60).default(1),
-      /** Orders of one owner accepted or running at once; more is 429. */
-      maxOpenOrders: z.number().int().min(1).default(20),
-      /** Jobs one order may spawn; more is 429. */
-      maxJobsPerOrder: z.number().int().min(1).max(1000).default(1000),
-      /** Retry-After of a 429. */
-      retryAfterSeconds: z.number().int().min(1).default(30),
+      resultsRoot: z.string().default('data/runtime/results').describe('Where finished jobs write their parquet: `<resultsRoot>/<order id>/data/part-<job id>.parquet` (shared storage when workers run elsewhere).'),
+      queue: z.enum(['auto', 'in-process', 'pg-boss']).default('auto').describe('`auto`: in-process on SQLite, pg-boss on PostgreSQL.'),
+      queueSchema: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional().describe('pg-boss\'s schema (its tables: job, queue, version, ...); default the datastore\'s schema, else `pgboss`.'),
+      runInServer: z.boolean().default(true).describe('The HTTP server runs jobs too; false for API replicas when `npm run worker` processes do the work.'),
+      concurrency: z.number().int().min(1).max(64).default(2).describe('Jobs one process runs at once.'),
+      maxAttempts: z.number().int().min(1).max(20).default(3).describe('Attempts of one job (a process that stops mid-job costs one) before it fails.'),
+      retryDelaySeconds: z.number().int().min(0).max(3600).default(2).describe('Backoff before the second attempt; doubles for each further one.'),
+      heartbeatSeconds: z.number().int().min(10).max(3600).default(10).describe('pg-boss: a job whose process sent no heartbeat for this long is retried.'),
+      superviseSeconds: z.number().int().min(1).max(3600).default(5).describe('pg-boss: how often each process looks for jobs whose heartbeat stopped.'),
+      pollSeconds: z.number().min(0.5).max(60).default(1).describe('pg-boss: idle poll interval of workers.'),
+      maxOpenOrders: z.number().int().min(1).default(20).describe('Orders of one owner accepted or running at once; more is 429.'),
+      maxJobsPerOrder: z.number().int().min(1).max(1000).default(1000).describe('Jobs one order may spawn; more is 429.'),
+      retryAfterSeconds: z.number().int().min(1).default(30).describe('Retry-After of a 429.'),
     })
+    .describe('Orders and the jobs that compute them.')
     .prefault({}),
-  /** OGC API Features backends and STAC APIs: the rasterFetch SSRF policy applies to their URLs, except allowlisted origins. */
   remoteBackends: z
     .object({
-      /** Origins (`http://host:port`, or `{self}`) reached even on private networks: the operator's own backends. */
-      allowedOrigins: z.array(z.string()).default([]),
-      timeoutMs: positiveInt(20_000),
-      /** Bound of one backend response. */
-      maxResponseBytes: positiveInt(32 * 1024 * 1024),
-      maxRedirects: nonNegativeInt(3),
-      /** Features asked per page (`limit`). */
-      pageSize: positiveInt(1000),
-      /** Pages one client request may read from feature backends, over all its reads of them (a STAC search: per search). */
-      maxPages: positiveInt(50),
-      /** Features one client request may read from feature backends, over all its reads (STAC items: per search): about 10 s of paging against our own items endpoint. */
-      maxFeatures: positiveInt(20_000),
+      allowedOrigins: z.array(z.string()).default([]).describe('Origins (`http://host:port`, or `{self}`) reached even on private networks: the operator\'s own backends.'),
+      timeoutMs: positiveInt(20_000).describe('Bound of one request to a backend (504 past it).'),
+      maxResponseBytes: positiveInt(32 * 1024 * 1024).describe('Bound of one backend response.'),
+      maxRedirects: nonNegativeInt(3).describe('Redirects followed per backend request, each hop checked again.'),
+      pageSize: positiveInt(1000).describe('Features asked per page (`limit`).'),
+      maxPages: positiveInt(50).describe('Pages one client request may read from feature backends, over all its reads of them (a STAC search: per search).'),
+      maxFeatures: positiveInt(20_000).describe('Features one client request may read from feature backends, over all its reads (STAC items: per search): about 10 s of paging against our own items endpoint.'),
     })
+    .describe('OGC API Features backends and STAC APIs: the `rasterFetch` policy applies to their URLs, except allowlisted origins.')
     .prefault({}),
   auth: z
     .object({
-      /** SHA-256 hex digests of the accepted bearer tokens (never the tokens themselves). */
-      tokenSha256: z.array(z.string().regex(/^[0-9a-f]{64}$/)).default([]),
+      tokenSha256: z.array(z.string().regex(/^[0-9a-f]{64}$/)).default([]).describe('SHA-256 hex digests of the accepted bearer tokens (never the tokens themselves).'),
     })
+    .describe('Bearer tokens of `/orders`.')
     .prefault({}),
-  collections: z.array(collectionSchema).default([]),
+  collections: z.array(collectionSchema).default([]).describe('The collections served.'),
 });
 export type Config = z.infer<typeof configSchema>;
