@@ -43,11 +43,15 @@ const rasterDefaults = {
 
 const stacStrategy = z.enum(['single', 'latest', 'mosaic']);
 
+/** Local sources (a raster file, a lake folder, a static catalog) are checked at start: a missing one stops the start, unless `optional` (then a warning, and 503 from the collection's data routes). */
+const optionalSource = { optional: z.boolean().default(false) };
+
 export const backingSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('parquet-lake'),
     geometryColumn: z.string().default('geometry'),
     datetimeColumn: z.string().optional(),
+    ...optionalSource,
   }),
   z.object({
     kind: z.literal('raster-url'),
@@ -57,6 +61,7 @@ export const backingSchema = z.discriminatedUnion('kind', [
     /** How PMTiles PNG colours encode values; default: the archive metadata's `encoding`. */
     valueEncoding: z.enum(['terrarium', 'mapbox-terrain-rgb', 'gray']).optional(),
     ...rasterDefaults,
+    ...optionalSource,
   }),
   z.object({
     kind: z.literal('stac'),
@@ -68,6 +73,7 @@ export const backingSchema = z.discriminatedUnion('kind', [
     /** STAC API: the collections searched (`collections` of /search); all when absent. */
     collections: z.array(z.string().min(1)).min(1).optional(),
     ...rasterDefaults,
+    ...optionalSource,
   }),
   z.object({
     kind: z.literal('ogc-features'),
