@@ -1,13 +1,11 @@
 import type { Logger } from 'pino';
 import type { CollectionConfig } from '../config/config-schema.js';
-import { ConfigError } from '../config/load-config.js';
-import { formatPath } from '../config/load-config.js';
+import { ConfigError, formatPath } from '../config/load-config.js';
 import type { Collection, Extent } from '../../domain/collection.js';
-import { UnavailableError } from '../../ports/errors.js';
+import { AppError, UnavailableError } from '../../ports/errors.js';
 import type { LakeReader } from '../../ports/lake-reader.js';
 import type { RasterReader } from '../../ports/raster-reader.js';
 import { StacCatalogError, type StacCatalogFactory } from '../../ports/stac-catalog.js';
-import { AppError } from '../../ports/errors.js';
 
 /** What the start-up check found missing of an optional collection's source: its data routes answer 503 until a restart finds it. */
 export class CollectionAvailability {
