@@ -43,6 +43,13 @@ export interface App {
 export async function createApp(config: Config, logger?: Logger): Promise<App> {
   const container = buildContainer(config, logger);
   const datastore = container.get<DatastoreAdmin>(TOKENS.DatastoreAdmin);
+  try {
+    await container.get<() => Promise<void>>(TOKENS.CollectionSourcesCheck)();
+  } catch (err) {
+    // The check may have started the lake's engine: a refused start leaves nothing running.
+    await container.get<LakeReader>(TOKENS.LakeReader).close();
+    throw err;
+  }
   if (config.datastore.autoInitialize) await datastore.initialize();
   const http = container.get<HttpServer>(TOKENS.HttpServer);
   const server = http.server;

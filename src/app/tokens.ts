@@ -3,6 +3,8 @@ export const TOKENS = {
   Logger: Symbol.for('Logger'),
   GridRegistry: Symbol.for('GridRegistry'),
   CollectionCatalog: Symbol.for('CollectionCatalog'),
+  CollectionAvailability: Symbol.for('CollectionAvailability'),
+  CollectionSourcesCheck: Symbol.for('CollectionSourcesCheck'),
   FieldSources: Symbol.for('FieldSources'),
   DatastoreAdmin: Symbol.for('DatastoreAdmin'),
   DatastoreReadiness: Symbol.for('DatastoreReadiness'),

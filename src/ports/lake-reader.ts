@@ -1,4 +1,4 @@
-import type { Collection, FieldMeta } from '../domain/collection.js';
+import type { Collection, Extent, FieldMeta } from '../domain/collection.js';
 import type { Expr } from '../domain/cql2/index.js';
 import type { TimeInterval } from '../domain/time-interval.js';
 import type { KeyedZoneStats } from '../domain/aggregation/zone-points.js';
@@ -30,6 +30,18 @@ export interface LakeReader {
   scan(collection: Collection, request: LakeScanRequest, onChunk: (chunk: LakeChunk) => void | Promise<void>): Promise<void>;
   /** Releases the engine and its scratch files; the reader may start again afterwards. */
   close(): Promise<void>;
+  /**
+   * Lakes on this machine's file system: what is missing of the collection's place, the lake
+   * root or the collection's folder `<root>/<id>`; undefined when both exist (a folder without
+   * files yet is there). Lakes elsewhere (an object store) do not check.
+   */
+  missingSource?(collection: Collection): Promise<'root' | 'folder' | undefined>;
+  /**
+   * The extent of the collection's rows as cheaply as the files give it: the union of their
+   * GeoParquet bboxes (or of the bbox covering columns), and the datetime column's first and last
+   * instants. Parts the files do not give are absent; undefined when the collection has no files.
+   */
+  extent?(collection: Collection, work?: LakeWork): Promise<Extent | undefined>;
 
   /*
    * Optional fast paths for zone aggregation. A reader that offers them answers exactly as

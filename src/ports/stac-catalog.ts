@@ -2,6 +2,7 @@ import type { BBox } from '../domain/dggrs/dggrs.js';
 import type { Geometry } from '../domain/geometry/geojson.js';
 import type { StacItemDescriptor, TimeBounds } from '../domain/stac/stac-item.js';
 import type { RemoteReads } from '../domain/remote-reads.js';
+import type { Extent } from '../domain/collection.js';
 
 export type { StacItemDescriptor, TimeBounds } from '../domain/stac/stac-item.js';
 
@@ -27,6 +28,11 @@ export interface StacSearch {
  */
 export interface StacCatalog {
   search(query: StacSearch): Promise<StacItemDescriptor[]>;
+  /**
+   * Catalogs read whole (static ones): the union of their items' bboxes and times. Reading it
+   * is reading the catalog, so it fails (StacCatalogError) as a search would.
+   */
+  extent?(): Promise<Extent | undefined>;
 }
 
 export interface StacCatalogOptions {

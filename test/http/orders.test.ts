@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, truncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { spawn } from 'node:child_process';
@@ -179,8 +180,12 @@ describe('orders that run', function () {
 
   it('a job that fails records why on each attempt, and fails its order after its retries', async () => {
     const base = JSON.parse(readFileSync(path.join(REPO_ROOT, 'config/default.json'), 'utf8'));
-    const broken = { id: 'broken-raster', title: 'A raster that is not there', backing: { kind: 'raster-url', url: 'data/demo/rasters/no-such-file.tif', fields: { v: { title: 'V', type: 'number', svc_band_index: 1 } } } };
+    // A raster that is there at start (a missing one stops the start) and loses its pixels after.
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'dggs-broken-')), 'broken.tif');
+    copyFileSync(path.join(REPO_ROOT, 'data/demo/rasters/elevation.tif'), file);
+    const broken = { id: 'broken-raster', title: 'A raster that is broken', backing: { kind: 'raster-url', url: file, fields: { v: { title: 'V', type: 'number', svc_band_index: 1 } } } };
     const s = await startTestServer({ collections: [...base.collections, broken], orders: { retryDelaySeconds: 0, maxAttempts: 2 } });
+    truncateSync(file, 4096);
     try {
       const c = client(s, DEMO);
       const order = await created(c, { collection: 'broken-raster', zones: [ALPS[0]], zone_depth: 1 });

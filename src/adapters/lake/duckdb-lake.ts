@@ -30,7 +30,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DuckDBBlobVector, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBDataChunk, type DuckDBValue } from '@duckdb/node-api';
-import type { Collection, FieldMeta } from '../../domain/collection.js';
+import type { Collection, Extent, FieldMeta } from '../../domain/collection.js';
+import { extentOf, unionBox } from '../../domain/extent-union.js';
 import {
   LakeNotFoundError,
   LakeQueryError,
@@ -52,7 +53,7 @@ import {
 } from '../../ports/lake-reader.js';
 import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import type { KeyedZoneStats } from '../../domain/aggregation/zone-points.js';
-import { findParquetFiles, realRoot, UnsafeLakePathError, type FoundFile } from './lake-files.js';
+import { findParquetFiles, LAKE_ID, realRoot, UnsafeLakePathError, type FoundFile } from './lake-files.js';
 import { consistentGeo, geoMetadataJson, lakeFields } from '../../domain/lake/lake-columns.js';
 import { cql2Columns, fieldMeta, isGeometryType, type ColumnType, type Described, type GeoMetadata } from './lake-schema.js';
 import { q, sqlString } from './duckdb-sql-text.js';
@@ -250,6 +251,57 @@ export class DuckDbLake implements LakeReader {
     const d = await unlessNoFiles(this.described(collection));
     // Zone-key columns are an index of the rows, like the bbox covering: not fields.
     return d ? lakeFields(d.types, d.dataset.geometryColumn, d.geo, this.zoneColumnNames(d)) : {};
+  }
+
+  async missingSource(collection: Collection): Promise<'root' | 'folder' | undefined> {
+    const isDir = (p: string) => fs.stat(p).then((st) => st.isDirectory(), () => false);
+    const root = await realRoot(this.root);
+    if (!(await isDir(root))) return 'root';
+    return LAKE_ID.test(collection.id) && (await isDir(path.join(root, collection.id))) ? undefined : 'folder';
+  }
+
+  /**
+   * From the footers when every file's GeoParquet metadata has a bbox, else from the bbox
+   * covering columns (min and max, which the column statistics mostly answer); the datetime
+   * column's min and max. A geometry without either gives no box: finding it would mean
+   * decoding every row.
+   */
+  async extent(collection: Collection, work: LakeWork = METADATA): Promise<Extent | undefined> {
+    const d = await unlessNoFiles(this.described(collection));
+    if (!d) return undefined;
+    const g = d.dataset.geometryColumn;
+    const dt = d.dataset.datetimeColumn;
+    const selects: string[] = [];
+    let box: [number, number, number, number] | undefined;
+    if (g) {
+      const declared = d.found.map((f) => geoBBox(this.fileMeta.get(f.absolute)?.geo, g));
+      const covering = d.cql2[g]?.bbox;
+      if (declared.every((b) => b !== undefined)) box = unionBox(declared);
+      else if (covering) {
+        const ref = (x: string | readonly string[]) => (typeof x === 'string' ? [x] : x).map(q).join('.');
+        selects.push(`min(${ref(covering.xmin)})`, `min(${ref(covering.ymin)})`, `max(${ref(covering.xmax)})`, `max(${ref(covering.ymax)})`);
+      }
+    }
+    const dtType = dt ? d.types.find((t) => t.name === dt)?.type : undefined;
+    const timed = dtType !== undefined && /^(TIMESTAMP|DATE)/.test(dtType);
+    if (timed) selects.push(`epoch_ms(min(${q(dt!)})::TIMESTAMP)`, `epoch_ms(max(${q(dt!)})::TIMESTAMP)`);
+    let start: number | null = null;
+    let end: number | null = null;
+    if (selects.length > 0) {
+      const row = await this.withConnection(async (c) => {
+        const sql = `SELECT ${selects.join(', ')} FROM read_parquet($1, union_by_name = true, hive_partitioning = false)`;
+        return (await this.query(c, work, () => c.runAndReadAll(sql, [listValue(d.found.map((f) => f.absolute))]))).getRows()[0] ?? [];
+      });
+      const num = (v: DuckDBValue | undefined) => (v === null || v === undefined ? null : Number(v));
+      let i = 0;
+      if (!box && g && d.cql2[g]?.bbox) {
+        const b = row.slice(0, 4).map(num);
+        if (b.every((x) => x !== null && Number.isFinite(x))) box = b as [number, number, number, number];
+        i = 4;
+      }
+      if (timed) [start, end] = [num(row[i]), num(row[i + 1])];
+    }
+    return extentOf(box, start, end);
   }
 
   async described(collection: Collection): Promise<Described> {
@@ -724,6 +776,15 @@ export class DuckDbLake implements LakeReader {
     const polys = boxes.map(([x0, x1]) => `st_intersects_extent(${geom}, CAST(${p.add(`POLYGON((${x0} ${s}, ${x1} ${s}, ${x1} ${n}, ${x0} ${n}, ${x0} ${s}))`)} AS GEOMETRY))`);
     return `(${polys.join(' OR ')})`;
   }
+}
+
+/** The bbox a file's GeoParquet metadata declares for column `g` (2D, or the 2D part of a 3D one). */
+function geoBBox(geo: GeoMetadata | undefined, g: string): [number, number, number, number] | undefined {
+  const b = (geo?.columns?.[g] as { bbox?: unknown } | undefined)?.bbox;
+  if (!Array.isArray(b) || !b.every((x) => typeof x === 'number' && Number.isFinite(x))) return undefined;
+  if (b.length === 4) return [b[0], b[1], b[2], b[3]];
+  if (b.length === 6) return [b[0], b[1], b[3], b[4]];
+  return undefined;
 }
 
 /**

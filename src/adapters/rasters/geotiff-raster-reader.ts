@@ -6,7 +6,7 @@ import type { BBox } from '../../domain/dggrs/dggrs.js';
 import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowRequest } from '../../ports/raster-reader.js';
 import { InvalidRequestError, TooLargeError } from '../../ports/errors.js';
 import type { GuardedRangeReader } from './guarded-http.js';
-import { locateRaster, readFailure } from './raster-location.js';
+import { locateRaster, readFailure, type TrustedFailureReport } from './raster-location.js';
 import { DatasetCache, trustedPolicy } from './dataset-cache.js';
 import { DecodedTileCache } from './decoded-tile-cache.js';
 import type { FetchPolicy } from './url-guard.js';
@@ -41,6 +41,8 @@ export class GeoTiffRasterReader implements RasterReader {
     private readonly cwd = process.cwd(),
     private readonly maxWindowSamples = DEFAULT_MAX_WINDOW_SAMPLES,
     private readonly tiles = new DecodedTileCache(),
+    /** Told why a configured raster failed (its answer does not say). */
+    private readonly onTrustedFailure?: TrustedFailureReport,
   ) {}
 
   async open(href: string, access: { trusted: boolean }): Promise<RasterDataset> {
@@ -62,9 +64,9 @@ export class GeoTiffRasterReader implements RasterReader {
       }
       // Only trusted rasters share decoded tiles: a client's URL never fills nor reads the cache.
       const tiles = trusted ? { cache: this.tiles, namespace: this.tiles.namespace() } : undefined;
-      return await GeoTiffDataset.create(href, tiff, { trusted, remote, maxWindowSamples: this.maxWindowSamples, tiles });
+      return await GeoTiffDataset.create(href, tiff, { trusted, remote, maxWindowSamples: this.maxWindowSamples, tiles, report: { href, to: this.onTrustedFailure } });
     } catch (err) {
-      throw readFailure(err, remote, trusted, ...UNREADABLE);
+      throw readFailure(err, remote, trusted, ...UNREADABLE, { href, to: this.onTrustedFailure });
     }
   }
 }
@@ -126,6 +128,7 @@ interface DatasetOptions {
   maxWindowSamples: number;
   /** The shared decoded-tile cache and this open's key prefix in it; undefined: decode every read. */
   tiles: { cache: DecodedTileCache; namespace: string } | undefined;
+  report: { href: string; to: TrustedFailureReport | undefined };
 }
 
 const SAMPLE_TYPES: Record<string, string> = { '1/8': 'uint8', '1/16': 'uint16', '1/32': 'uint32', '2/8': 'int8', '2/16': 'int16', '2/32': 'int32', '3/32': 'float32', '3/64': 'float64' };
@@ -255,7 +258,7 @@ class GeoTiffDataset implements RasterDataset {
       try {
         bands = await readChunked(level.image, [c0, r0, c1, r1], req.bands.map((b) => b - 1), this.options.maxWindowSamples);
       } catch (err) {
-        throw readFailure(err, this.options.remote, this.options.trusted, ...UNREADABLE);
+        throw readFailure(err, this.options.remote, this.options.trusted, ...UNREADABLE, this.options.report);
       }
     }
     return {

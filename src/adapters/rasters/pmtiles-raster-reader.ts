@@ -6,7 +6,7 @@ import type { BBox } from '../../domain/dggrs/dggrs.js';
 import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowRequest } from '../../ports/raster-reader.js';
 import { AppError, InvalidRequestError, TooLargeError } from '../../ports/errors.js';
 import type { GuardedRangeReader } from './guarded-http.js';
-import { locateRaster, readFailure } from './raster-location.js';
+import { locateRaster, readFailure, type TrustedFailureReport } from './raster-location.js';
 import { DatasetCache, trustedPolicy } from './dataset-cache.js';
 import { DecodedTileCache } from './decoded-tile-cache.js';
 import type { FetchPolicy } from './url-guard.js';
@@ -37,6 +37,8 @@ export interface PmtilesReaderOptions {
   maxWindowSamples?: number;
   /** Decoded tiles of trusted archives, shared with the other readers (`rasters.tileCacheBytes`). */
   tileCache?: DecodedTileCache;
+  /** Told why a configured archive failed (its answer does not say). */
+  onTrustedFailure?: TrustedFailureReport;
 }
 
 /**
@@ -72,10 +74,11 @@ export class PmtilesRasterReader implements RasterReader {
       }
       // A client's URL gets a cache of its own: its tiles never serve, nor evict, anyone else's.
       const cache = trusted ? this.tiles : new DecodedTileCache(PRIVATE_TILE_BYTES);
-      const context = { trusted, remote, maxWindowSamples: this.options.maxWindowSamples ?? DEFAULT_MAX_WINDOW_SAMPLES, tiles: { cache, namespace: cache.namespace() } };
+      const report = { href, to: this.options.onTrustedFailure };
+      const context = { trusted, remote, maxWindowSamples: this.options.maxWindowSamples ?? DEFAULT_MAX_WINDOW_SAMPLES, tiles: { cache, namespace: cache.namespace() }, report };
       return await PmtilesDataset.create(href, source, this.options.encodingFor?.(href), context);
     } catch (err) {
-      throw readFailure(err, remote, trusted, 'is not a readable PMTiles archive');
+      throw readFailure(err, remote, trusted, 'is not a readable PMTiles archive', undefined, { href, to: this.options.onTrustedFailure });
     }
   }
 }
@@ -87,6 +90,7 @@ interface DatasetContext {
   maxWindowSamples: number;
   /** Where this open's decoded tiles are kept, and its key prefix there. */
   tiles: { cache: DecodedTileCache; namespace: string };
+  report: { href: string; to: TrustedFailureReport | undefined };
 }
 
 /** Range reads of a local file; the descriptor reopens if the dataset was closed while still cached. */
@@ -251,7 +255,7 @@ class PmtilesDataset implements RasterDataset {
           }));
         }
       } catch (err) {
-        throw readFailure(err, this.context.remote, this.context.trusted, 'could not be read');
+        throw readFailure(err, this.context.remote, this.context.trusted, 'could not be read', undefined, this.context.report);
       }
     }
     const noData = req.noData;
@@ -290,7 +294,7 @@ class PmtilesDataset implements RasterDataset {
       return decodeValues(img.rgba, this.encoding);
     } catch (err) {
       if (err instanceof AppError) throw err;
-      throw new InvalidRequestError('Raster could not be read', `Tile ${z}/${x}/${y} of ${this.info.href} could not be decoded: ${(err as Error).message}`);
+      throw new InvalidRequestError('Raster could not be read', `Tile ${z}/${x}/${y} of the archive could not be decoded: ${(err as Error).message}`);
     }
   }
 

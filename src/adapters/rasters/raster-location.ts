@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AppError, InvalidRequestError, UpstreamError } from '../../ports/errors.js';
+import { AppError, InvalidRequestError, UnavailableError, UpstreamError } from '../../ports/errors.js';
 import { ByteBudget, GuardedRangeReader } from './guarded-http.js';
 import { checkUrl, type FetchPolicy } from './url-guard.js';
 
@@ -26,16 +26,25 @@ export async function locateRaster(href: string, cwd: string, policy: FetchPolic
   return { kind: 'remote', remote: new GuardedRangeReader(href, policy, trusted ? undefined : new ByteBudget(policy.maxRequestBytes ?? policy.maxBytes)) };
 }
 
+/** Told the detail of a configured raster's failure, which its answer leaves out (the log's, not the client's). */
+export type TrustedFailureReport = (href: string, err: unknown) => void;
+
 /**
  * What to throw for a failed open or read: the fetch's own refusal first (a format library may
  * turn a failed read into a bare "Request failed"), then any typed error, else the raster is
- * unreadable: 400 for config (`configured` says why), 502 for a client's URL (`client` says why,
- * as `configured` unless given).
+ * unreadable. A configured raster's failure is the operator's (503): the answer says which kind
+ * (`configured`) but never the detail, which names server paths and system errors (ENOENT ...);
+ * `report` gets that. A client's URL is 502 with the detail (`client` says why, as `configured`
+ * unless given): it is theirs.
  */
-export function readFailure(err: unknown, remote: GuardedRangeReader | undefined, trusted: boolean, configured: string, client = configured): AppError {
+export function readFailure(err: unknown, remote: GuardedRangeReader | undefined, trusted: boolean, configured: string, client = configured, report?: { href: string; to?: TrustedFailureReport }): AppError {
   if (remote?.failure) return remote.failure;
   if (err instanceof AppError) return err;
+  if (trusted) {
+    if (report) report.to?.(report.href, err);
+    const missing = (err as NodeJS.ErrnoException)?.code === 'ENOENT';
+    return new UnavailableError('Raster could not be read', `The collection's raster file ${missing ? 'was not found' : configured}; the failure is in the service's log.`);
+  }
   const detail = (err as Error)?.message ?? String(err);
-  if (trusted) return new InvalidRequestError('Raster could not be read', `The collection raster ${configured}: ${detail}`);
   return new UpstreamError('Raster could not be read', `cog-url ${client}: ${detail}`);
 }

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StacCatalogError, type StacCatalog, type StacItemDescriptor, type StacSearch } from '../../ports/stac-catalog.js';
 import { matchesSearch, parseStacItem } from './stac-json.js';
+import { extentOf, unionBox } from '../../domain/extent-union.js';
+import type { Extent } from '../../domain/collection.js';
 
 /** Bounds on a walk through an operator's catalog, so a mistake (a link loop, a huge tree) cannot hang a request. */
 const MAX_DEPTH = 16;
@@ -41,12 +43,30 @@ export class StaticStacCatalog implements StacCatalog {
   }
 
   async search(query: StacSearch): Promise<StacItemDescriptor[]> {
+    return (await this.loaded()).filter((it) => matchesSearch(it, query));
+  }
+
+  /** The union of the items' bboxes, and their first and last instants. */
+  async extent(): Promise<Extent | undefined> {
+    const items = await this.loaded();
+    if (items.length === 0) return undefined;
+    let start: number | null = null;
+    let end: number | null = null;
+    for (const it of items) {
+      const s = it.start ?? it.end, e = it.end ?? it.start;
+      if (s !== null && (start === null || s < start)) start = s;
+      if (e !== null && (end === null || e > end)) end = e;
+    }
+    return extentOf(unionBox(items.map((it) => it.bbox)), start, end);
+  }
+
+  private loaded(): Promise<StacItemDescriptor[]> {
     if (!this.items) {
       this.items = this.load();
       // A failed read is retried on the next request (the operator may fix the files).
       this.items.catch(() => (this.items = undefined));
     }
-    return (await this.items).filter((it) => matchesSearch(it, query));
+    return this.items;
   }
 
   private async load(): Promise<StacItemDescriptor[]> {

@@ -1,4 +1,5 @@
 import type { Container } from 'inversify';
+import type { Logger } from 'pino';
 import { TOKENS } from '../tokens.js';
 import type { Config } from '../config/config-schema.js';
 import type { InFlightBytes } from '../../ports/remote-http.js';
@@ -16,7 +17,10 @@ export function bindRasters(c: Container, config: Config): void {
     const maxWindowSamples = config.limits.maxRasterWindowSamples;
     // One bound of decoded tiles for all formats' configured rasters.
     const tileCache = new DecodedTileCache(config.rasters.tileCacheBytes);
-    const pmtiles = new PmtilesRasterReader(rasterFetch, { encodingFor: (href) => rasterUrls.get(href)?.valueEncoding, maxWindowSamples, tileCache });
-    return new FormatDispatchingRasterReader({ geotiff: new GeoTiffRasterReader(rasterFetch, process.cwd(), maxWindowSamples, tileCache), pmtiles }, (href) => rasterUrls.get(href)?.rasterFormat);
+    // A configured raster's failure answers without its detail (server paths, system errors): the log has it.
+    const log = ctx.get<Logger>(TOKENS.Logger);
+    const onTrustedFailure = (href: string, err: unknown) => log.warn({ href, err }, 'a configured raster could not be read');
+    const pmtiles = new PmtilesRasterReader(rasterFetch, { encodingFor: (href) => rasterUrls.get(href)?.valueEncoding, maxWindowSamples, tileCache, onTrustedFailure });
+    return new FormatDispatchingRasterReader({ geotiff: new GeoTiffRasterReader(rasterFetch, process.cwd(), maxWindowSamples, tileCache, onTrustedFailure), pmtiles }, (href) => rasterUrls.get(href)?.rasterFormat);
   });
 }

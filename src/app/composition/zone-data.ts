@@ -9,6 +9,7 @@ import { RasterUrlZoneDataSource } from '../zone-data/raster-url-zone-data-sourc
 import { FeaturesZoneDataSource } from '../zone-data/features-zone-data-source.js';
 import type { BackingKind } from '../../domain/collection.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
+import type { CollectionAvailability } from '../collections/collection-sources.js';
 
 /** Where each backing kind's zone data comes from, and the zone-data and zone-features use cases. */
 export function bindZoneData(c: Container, config: Config): void {
@@ -22,7 +23,9 @@ export function bindZoneData(c: Container, config: Config): void {
       'parquet-lake': new LakeZoneDataSource(ctx.get(TOKENS.LakeReader), config.limits, ctx.get(TOKENS.LakeBinning)),
       'ogc-features': new FeaturesZoneDataSource(ctx.get(TOKENS.FeatureSource), (col) => (col.backing.kind === 'ogc-features' ? `${col.backing.url.replace(/\/+$/, '')}/collections/${encodeURIComponent(col.backing.collection)}/items` : ''), config.limits),
     };
-    return sources;
+    // A collection whose optional source was missing at start answers 503 for its zone data.
+    const availability = ctx.get<CollectionAvailability>(TOKENS.CollectionAvailability);
+    return Object.fromEntries(Object.entries(sources).map(([kind, source]) => [kind, availability.guard(source)])) as typeof sources;
   });
   c.bind(TOKENS.ZoneDataLimits).toConstantValue(config.limits);
   c.bind(TOKENS.ZoneDataService).to(ZoneDataService);

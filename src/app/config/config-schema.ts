@@ -42,11 +42,20 @@ const rasterDefaults = {
 
 const stacStrategy = z.enum(['single', 'latest', 'mosaic']);
 
+/** Local sources are checked at start; only the operator knows which may legitimately be absent. */
+const optionalSource = {
+  optional: z
+    .boolean()
+    .default(false)
+    .describe('A local source (raster file, lake folder, static catalog) missing at start stops the start; with `true` it is a warning instead and the collection\'s data routes answer 503 until the source is in place and the service restarts.'),
+};
+
 export const backingSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('parquet-lake').describe('Rows of GeoParquet files under `<lake.root>/<collection id>/data/`.'),
     geometryColumn: z.string().default('geometry').describe('The WKB geometry column.'),
     datetimeColumn: z.string().optional().describe('The column `datetime` filters on; without it `datetime` is ignored.'),
+    ...optionalSource,
   }).describe('A collection of GeoParquet rows in the lake: items, zone data and zone-list filters.'),
   z.object({
     kind: z.literal('raster-url').describe('One raster file: a Cloud-Optimized GeoTIFF or a raster PMTiles archive.'),
@@ -54,6 +63,7 @@ export const backingSchema = z.discriminatedUnion('kind', [
     rasterFormat: z.enum(['geotiff', 'pmtiles']).optional().describe('Reader to use; by default the url\'s extension decides (`.pmtiles`: PMTiles, else GeoTIFF).'),
     valueEncoding: z.enum(['terrarium', 'mapbox-terrain-rgb', 'gray']).optional().describe('How PMTiles PNG colours encode values; default the archive metadata\'s `encoding`.'),
     ...rasterDefaults,
+    ...optionalSource,
   }).describe('A collection served from one raster: zone data by zonal statistics.'),
   z.object({
     kind: z.literal('stac').describe('Raster scenes found through STAC.'),
@@ -64,6 +74,7 @@ export const backingSchema = z.discriminatedUnion('kind', [
     asset: z.string().default('data').describe('The key of the item asset read as the raster.'),
     collections: z.array(z.string().min(1)).min(1).optional().describe('STAC API: the collections searched (`collections` of /search); all when absent.'),
     ...rasterDefaults,
+    ...optionalSource,
   }).describe('A collection served from the raster assets of STAC items, chosen per zone.'),
   z.object({
     kind: z.literal('ogc-features').describe('Features of an OGC API - Features backend.'),
