@@ -133,7 +133,8 @@ function typeText(schema: Schema, named: Map<Schema, string>): string {
         return (def.values ?? []).map((v) => code(JSON.stringify(v))).join(' or ');
       case 'array': {
         const len = lengthText(def, 'entries');
-        return `array of ${typeText(def.element!, named)}${len.length ? ` (${len.join(', ')})` : ''}`;
+        // The array's own bounds come first, so they are not read as the element's.
+        return `${len.length ? `${len.join(', ')} ` : ''}array of ${typeText(def.element!, named)}`;
       }
       case 'tuple':
         return '[' + (def.items ?? []).map((i) => typeText(i, named)).join(', ') + ']';
@@ -313,8 +314,23 @@ In \`DGGS__\` names keys are case-insensitive, \`__\` separates them, a number i
 and map keys (such as field names) are taken as written. The value is parsed as JSON when it
 parses (\`100000\`, \`true\`, \`["IVEA7H","H3"]\`), else taken as a string.
 
-The whole configuration is checked at start: a bad value stops the service with a message naming
-its key, e.g. \`invalid config in config/default.json: key "server.port": Invalid input: expected number, received string\`.
+The whole configuration is checked at start, and a mistake stops the service with a message
+naming the key and where its value came from (the file, \`PORT\`, \`HOST\` or the \`DGGS__...\`
+variable):
+
+- a bad value: \`invalid config in environment variable PORT ("eighty"): key "server.port": ...\`;
+- an unknown key, with the nearest known one:
+  \`unknown config key "collections[1].backing.noDta" in config file my.json; did you mean "noData"?\`;
+- a collection id listed twice;
+- a local source that is not there: a raster file, the lake root or a lake collection's folder, a
+  static STAC catalog (remote URLs are not fetched at start). A backing with \`"optional": true\`
+  turns this into a warning in the log, and the collection's data routes answer 503 until the
+  source is in place and the service restarts.
+
+A collection without \`extent\` takes it from its data at start: the GeoParquet \`bbox\` of the lake
+files (and the first and last instants of the datetime column), a raster's bounds, a static
+catalog's items. Remote rasters, catalogs and object-store lakes give none: give \`extent\` for
+them, or their zone lists cover the whole world.
 
 Types: *integer ≥ 1* and the like give the accepted bounds; \`a.b[]\` is an array of entries,
 \`a.<name>\` a map from names the operator chooses.
