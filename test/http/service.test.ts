@@ -1,28 +1,11 @@
 import { expect } from 'chai';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { sha256Hex } from '../../src/adapters/auth/sha256-token-verifier.js';
 import { getWithHost } from '../support/get-with-host.js';
 
 const TOKEN = 'test-token-0123456789';
-
-/**
- * SchemaResponse has properties literally named `$id` and `$schema`. That is valid JSON Schema,
- * but the validator's reference resolver takes any `$id` key for a base URI; rename those
- * property names (only under `properties`) before validating.
- */
-function withoutKeywordLikePropertyNames(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutKeywordLikePropertyNames);
-  if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(
-    Object.entries(node).map(([k, v]) => {
-      if (k === 'properties' && v && typeof v === 'object') {
-        return [k, Object.fromEntries(Object.entries(v).map(([name, schema]) => [name.replace(/^\$/, 'dollar_'), withoutKeywordLikePropertyNames(schema)]))];
-      }
-      return [k, withoutKeywordLikePropertyNames(v)];
-    }),
-  );
-}
 
 describe('HTTP: service endpoints', function () {
   this.timeout(30_000);
@@ -105,13 +88,25 @@ describe('HTTP: service endpoints', function () {
       expect(res.status).to.equal(200);
       expect(body.openapi).to.equal('3.1.0');
       expect(body.info.version).to.equal('0.1.2');
-      const result = await new Validator().validate(withoutKeywordLikePropertyNames(body) as Parameters<Validator["validate"]>[0]);
+      // The document exactly as served: the validator gets the parsed body untouched.
+      const result = await new Validator().validate(body as Parameters<Validator['validate']>[0]);
       expect(result.errors ?? [], String(JSON.stringify(result.errors)).slice(0, 2000)).to.deep.equal([]);
       expect(result.valid).to.equal(true);
       expect(body.components.securitySchemes.bearerAuth).to.deep.include({ type: 'http', scheme: 'bearer' });
       expect(body.paths['/orders'].get.security).to.deep.equal([{ bearerAuth: [] }]);
       expect(body.paths['/collections'].get.responses['200']).to.be.an('object');
       expect(body.paths['/admin/initialize']).to.equal(undefined, 'admin routes are not part of the contract');
+    });
+
+    it('describes the `$id` and `$schema` members of a schema answer, which a served answer satisfies', async () => {
+      const doc = (await json('/api/openapi.json')).body;
+      const validate = new Ajv2020({ strict: false, validateFormats: false }).compile({ $ref: '#/components/schemas/SchemaResponse', components: doc.components });
+      const raster = s.config.collections.find((c) => c.backing.kind === 'raster-url')!;
+      const answer = (await json(`/collections/${raster.id}/schema`)).body;
+      expect(validate(answer), JSON.stringify(validate.errors)).to.equal(true);
+      const { $id: _id, ...withoutId } = answer;
+      expect(validate(withoutId), 'an answer without $id').to.equal(false);
+      expect(validate({ ...answer, $schema: 2020 }), 'a $schema that is not a string').to.equal(false);
     });
 
     it('every path it lists answers (not 404/405/500) with its example parameters', async () => {
