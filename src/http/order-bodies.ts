@@ -53,6 +53,12 @@ export function orderFields(order: Order, resultsCollection: string, links: Link
     links: [
       links.link('self', `/orders/${order.id}`, { type: 'application/json' }),
       links.link('http://www.opengis.net/def/rel/ogc/1.0/job-list', `/orders/${order.id}/jobs`, { type: 'application/json', title: 'Jobs' }),
+      // Results are the owner's: they are read through the order's jobs, never as a public collection.
+      links.link('http://www.opengis.net/def/rel/ogc/1.0/results', `/orders/${order.id}/jobs`, {
+        type: 'application/json',
+        title: 'Results: the successful jobs, each with its results link',
+        query: { status: 'successful' },
+      }),
     ],
   };
 }

@@ -126,6 +126,25 @@ describe('orders that run', function () {
       }
     });
 
+    it('links a finished order to its results, and every link the order and its results carry answers 200', async () => {
+      const order = await created(demo, { collection: 'demo-elevation', zones: ALPS, zone_depth: 1 });
+      const done = await settled(demo, order.id);
+      expect(done.status).to.equal('successful');
+      const href = (rel: string) => done.links.find((l: Json) => l.rel === rel)?.href.replace(s.base, '');
+      for (const l of done.links) expect((await demo.get(l.href.replace(s.base, ''))).status, l.href).to.equal(200);
+      const results = href('http://www.opengis.net/def/rel/ogc/1.0/results');
+      expect(results).to.equal(`/orders/${order.id}/jobs?status=successful`);
+      const listed = await demo.json(results);
+      expect(listed.jobs.map((j: Json) => j.id).sort()).to.deep.equal(done.jobs.map((j: Json) => j.id).sort());
+      for (const job of listed.jobs) {
+        const jobResults = job.links.find((l: Json) => l.rel === 'http://www.opengis.net/def/rel/ogc/1.0/results').href.replace(s.base, '');
+        const res = await demo.get(jobResults);
+        expect(res.status, jobResults).to.equal(200);
+        expect(((await res.json()) as Json).values).to.have.property('elevation');
+      }
+      expect((await s.get(results)).status, 'results are the owner\'s').to.equal(401);
+    });
+
     it("computes a concept's processing entry at its refinement level, named after its derived indice", async () => {
       const concept = (await (await s.get('/concepts/1')).json()) as Json;
       const { derived_indice: indice, dggs_refinement_level: level } = concept.processing[0];

@@ -56,7 +56,10 @@ const orderFields = {
   updated: z.string(),
   job_counts: JobCounts,
   jobs_total: z.number().int(),
-  results_collection: z.string().openapi({ description: 'Lake collection id of the results: `<orders.resultsRoot>/<id>/data/part-<job>.parquet`' }),
+  results_collection: z.string().openapi({
+    description:
+      'Folder of the results under `orders.resultsRoot` (`<orders.resultsRoot>/<results_collection>/data/part-<job>.parquet`): the collection id of a parquet lake rooted there, not a collection of this API (results belong to the order\'s owner). Read them at the order\'s `http://www.opengis.net/def/rel/ogc/1.0/results` link.',
+  }),
   links: z.array(Link),
 };
 
