@@ -22,7 +22,7 @@ import {
   type TokenRecord,
   type TokenStore,
 } from '../../ports/datastore.js';
-import { migrationSource } from './migrations.js';
+import { MIGRATIONS, migrationSource } from './migrations.js';
 import { leaseFree, PgWorkerLease, type LeaseConnection } from './worker-lease.js';
 import { SEED_CONCEPTS } from './seed-concepts.js';
 import { orderStatusOf, toAttempt, toJob, toOrder, toToken, zeroCounts, type Row } from './rows.js';
@@ -34,6 +34,9 @@ export type KnexDatastoreOptions =
 const OPEN: JobStatus[] = ['accepted', 'running'];
 /** Rows per INSERT: well under SQLite's bound variables per statement. */
 const INSERT_CHUNK = 200;
+
+/** First key of the advisory lock migrations hold ("dgmi" in ASCII); the second is a hash of the schema's name. */
+const MIGRATION_SPACE = 0x64676d69;
 
 const now = () => new Date().toISOString();
 const STOPPED = 'the process running this attempt stopped';
@@ -76,6 +79,9 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore, 
   }
 
   async status(): Promise<DatastoreStatus> {
+    // A schema not yet created holds nothing: every migration is pending. Asking knex would create
+    // its bookkeeping tables, which fails in a schema that does not exist.
+    if (!(await this.schemaExists())) return { initialized: false, migrations: [], pending: Object.keys(MIGRATIONS) };
     const [done, pending] = (await this.db.migrate.list(this.migrationConfig)) as [{ name: string }[] | string[], string[]];
     const migrations = done.map((m) => (typeof m === 'string' ? m : m.name));
     const seeded = pending.length === 0 && (await this.db('concepts').count<{ n: number | string }[]>({ n: '*' }))[0]!;
@@ -83,13 +89,12 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore, 
   }
 
   async migrate(): Promise<DatastoreStatus> {
-    await this.db.migrate.latest(this.migrationConfig);
+    await this.latest(async () => {});
     return this.status();
   }
 
   async initialize(): Promise<DatastoreStatus> {
-    await this.db.migrate.latest(this.migrationConfig);
-    await this.db.transaction(async (trx) => {
+    await this.latest(async (trx) => {
       for (const c of SEED_CONCEPTS) {
         const exists = await trx('concepts').where({ id: c.id }).first();
         if (exists) continue;
@@ -103,6 +108,36 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore, 
       }
     });
     return this.status();
+  }
+
+  private async schemaExists(): Promise<boolean> {
+    if (this.opts.kind !== 'postgres' || !this.opts.schema) return true;
+    const { rows } = await this.db.raw<{ rows: unknown[] }>('SELECT 1 FROM pg_namespace WHERE nspname = ?', [this.opts.schema]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Applies the pending migrations, then `then` in a transaction. On PostgreSQL it first creates
+   * the configured schema when absent, so a fresh database needs no manual step (the name is an
+   * identifier the config allows, `^[a-z_][a-z0-9_]*$`, and reaches SQL quoted as one). Replicas
+   * starting together on a fresh database all initialise at once: neither CREATE SCHEMA IF NOT
+   * EXISTS nor knex's creation of its bookkeeping tables nor the seed's check-then-insert is safe
+   * against that (each fails on a unique index), so the whole step holds one advisory lock per
+   * schema, and whoever waited finds nothing left to do.
+   */
+  private async latest(then: (trx: Knex.Transaction) => Promise<void>): Promise<void> {
+    if (this.opts.kind !== 'postgres') {
+      await this.db.migrate.latest(this.migrationConfig);
+      await this.db.transaction(then);
+      return;
+    }
+    const schema = this.opts.schema;
+    await this.db.transaction(async (trx) => {
+      await trx.raw('SELECT pg_advisory_xact_lock(?, hashtext(?))', [MIGRATION_SPACE, schema ?? 'public']);
+      if (schema) await trx.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
+      await trx.migrate.latest(this.migrationConfig);
+      await then(trx);
+    });
   }
 
   async close(): Promise<void> {
