@@ -10,7 +10,8 @@ import { parseArgs } from 'node:util';
 
 const USAGE = `usage: npm run ingest -- <collection> --grid <grid id> --levels <levels>
   <levels>: a range (0-12), a list (3,5,7) or one level; the grid must offer numeric zone keys (IVEA7H, ISEA7H, IVEA3H, ISEA3H and their Z7 forms).
-Each file of the collection is rewritten in place (written beside it under a hidden name, then renamed over it).`;
+Each file of the collection is rewritten in place (written beside it under a hidden name, then renamed over it).
+The demo lake's files are committed: \`npm run demo-data\` restores them byte for byte (npm start keeps an ingested demo lake).`;
 
 function fail(message: string, code = 2): never {
   console.error(`ingest: ${message}`);

@@ -12,7 +12,7 @@
  * version; when it matches, nothing is written. Files are written to a temporary directory and
  * moved in place, so a reader never sees a half-written lake.
  *
- * Run: sh scripts/node.sh --import tsx scripts/demo/make-lake.ts [root]
+ * Run: sh scripts/node.sh --import tsx scripts/demo/make-lake.ts [root] [--remake]
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -54,11 +54,15 @@ const GEO = JSON.stringify({
 
 const sqlString = (s: string): string => `'${s.replaceAll("'", "''")}'`;
 
-/** Writes the demo lake under `root` unless an up-to-date one is there. Returns true when it wrote. */
-export async function ensureDemoLake(root: string): Promise<boolean> {
+/**
+ * Writes the demo lake under `root` unless one of this generator's version is there; with
+ * `remake`, writes it anyway, which restores files rewritten since (by `npm run ingest`) to the
+ * generator's bytes. Returns true when it wrote.
+ */
+export async function ensureDemoLake(root: string, { remake = false }: { remake?: boolean } = {}): Promise<boolean> {
   const target = path.resolve(root, DEMO_COLLECTION);
   const manifest = path.join(target, 'data', '_demo-lake.json');
-  if (existsSync(manifest)) {
+  if (!remake && existsSync(manifest)) {
     const m = JSON.parse(await fs.readFile(manifest, 'utf8')) as { version?: string };
     if (m.version === VERSION) return false;
   }
@@ -134,8 +138,8 @@ async function writeLake(dataDir: string): Promise<void> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const root = process.argv[2] ?? 'data/demo/lake';
+  const root = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'data/demo/lake';
   const started = Date.now();
-  const wrote = await ensureDemoLake(root);
+  const wrote = await ensureDemoLake(root, { remake: process.argv.includes('--remake') });
   console.log(wrote ? `demo lake written to ${path.resolve(root, DEMO_COLLECTION)} in ${Date.now() - started} ms` : 'demo lake is up to date');
 }

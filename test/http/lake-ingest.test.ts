@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +16,7 @@ import { GRID_FACTORIES } from '../../src/adapters/grids/catalog.js';
 import { decodeWkb } from '../../src/domain/geometry/wkb.js';
 import { representativePoint } from '../../src/domain/geometry/representative-point.js';
 import { REPO_ROOT } from '../support/test-server.js';
+import { ensureDemoLake } from '../../scripts/demo/make-lake.js';
 
 const run = promisify(execFile);
 
@@ -134,5 +135,25 @@ describe('npm run ingest: stored zone-key columns', function () {
     const badLevels = await ingest('demo-stations', '--grid', 'IVEA7H', '--levels', '5-2');
     expect(badLevels.code).to.equal(2);
     expect(badLevels.err).to.contain('upwards');
+  });
+
+  it('npm run demo-data restores the demo lake an ingest rewrote, byte for byte; npm start keeps the ingest', async () => {
+    const lake = mkdtempSync(path.join(tmpdir(), 'lake-ingest-demo-'));
+    cpSync(path.join(REPO_ROOT, 'data/demo/lake'), lake, { recursive: true });
+    const files = readdirSync(path.join(lake, 'demo-stations', 'data'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.parquet'));
+    expect(files).to.have.length(5);
+    const committed = (f: string) => readFileSync(path.join(REPO_ROOT, 'data/demo/lake/demo-stations/data', f));
+    const here = (f: string) => readFileSync(path.join(lake, 'demo-stations', 'data', f));
+    const env = { ...process.env, DGGS__lake__root: lake };
+    await run('sh', ['scripts/node.sh', '--import', 'tsx', 'scripts/ingest.ts', 'demo-stations', '--grid', 'IVEA7H', '--levels', '0-2'], { cwd: REPO_ROOT, env });
+    for (const f of files) expect(here(f).equals(committed(f)), `${f} rewritten by the ingest`).to.equal(false);
+
+    expect(await ensureDemoLake(lake), 'as npm start (--if-missing) does').to.equal(false);
+    const cols = (await c.runAndReadAll(`SELECT * FROM read_parquet('${path.join(lake, 'demo-stations', 'data', files[0]!)}') LIMIT 0`)).columnNames();
+    expect(cols).to.include('zone_ivea7h_l2');
+
+    expect(await ensureDemoLake(lake, { remake: true }), 'as npm run demo-data does').to.equal(true);
+    for (const f of files) expect(here(f).equals(committed(f)), `${f} as committed (if the repository's copy was ingested too, npm run demo-data restores it)`).to.equal(true);
+    expect(readdirSync(lake)).to.deep.equal(['demo-stations']);
   });
 });
