@@ -44,7 +44,7 @@ export function jobQueueContract(name: string, setup: () => Promise<{ factory: Q
     afterEach(async () => {
       await Promise.all(open.splice(0).map((q) => q.close(500)));
     });
-    after(async () => cleanup());
+    after(async () => cleanup?.()); // undefined when the before hook failed: its failure is the one to read
 
     it('delivers every job once when the handler succeeds, never more at once than the concurrency', async () => {
       const q = await queue({ concurrency: 3 });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import knexFactory from 'knex';
+import { POSTGRES_URL_VARIABLE, probePostgres } from './postgres-probe.js';
 
 export interface PostgresHandle {
   url: string;
@@ -9,17 +9,20 @@ export interface PostgresHandle {
   stop(): Promise<void>;
 }
 
-const LOCAL_URL = process.env.DGGS_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const LOCAL_URL = process.env[POSTGRES_URL_VARIABLE] ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** One probe per run: every suite that needs PostgreSQL fails at once with the same first line. */
+let localProbe: Promise<void> | undefined;
 
 /**
- * A PostgreSQL for contract suites: a testcontainers container when a Docker engine is
- * reachable, else the machine's local service. With neither it throws: a suite never passes by
+ * A PostgreSQL for contract suites: the one DGGS_TEST_POSTGRES_URL names, else a testcontainers
+ * container when a Docker engine is reachable, else the machine's local service. With neither it throws: a suite never passes by
  * skipping.
  */
 export async function startPostgres(): Promise<PostgresHandle> {
   let url: string;
   let stopContainer = async () => {};
-  if (process.env.DOCKER_HOST || existsSync('/var/run/docker.sock')) {
+  // A URL given is the one to use, Docker or not: the unreachable message tells people to set it.
+  if (!process.env[POSTGRES_URL_VARIABLE] && (process.env.DOCKER_HOST || existsSync('/var/run/docker.sock'))) {
     const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
     const container = await new PostgreSqlContainer('postgres:16-alpine').start();
     url = container.getConnectionUri();
@@ -27,12 +30,7 @@ export async function startPostgres(): Promise<PostgresHandle> {
       await container.stop();
     };
   } else {
-    const { hostname, port } = new URL(LOCAL_URL);
-    if (!(await reachable(hostname, Number(port || 5432)))) {
-      throw new Error(
-        `No Docker engine and no PostgreSQL at ${hostname}:${port}. Start it (pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start) or set DGGS_TEST_POSTGRES_URL.`,
-      );
-    }
+    await (localProbe ??= probePostgres(LOCAL_URL));
     url = LOCAL_URL;
   }
   const schema = `dggs_test_${process.pid}_${Date.now().toString(36)}`;
@@ -49,18 +47,4 @@ export async function startPostgres(): Promise<PostgresHandle> {
       await stopContainer();
     },
   };
-}
-
-function reachable(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port, timeout: 2000 }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-    socket.on('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
 }
