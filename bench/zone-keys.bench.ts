@@ -96,7 +96,7 @@ export async function run(): Promise<void> {
     console.log(`  DGGAL dgg (${dgg}): one point per process, ${perCallMs.toFixed(1)} ms per call of which start-up about ${startupMs.toFixed(1)} ms: point location itself is below that noise`);
     console.log(`  bulk comparison dgg allows, the ${zones} zone ids of bbox 0,0,19,19 at level 6 as JSON: dgg list ${listMs.toFixed(1)} ms - ${startupMs.toFixed(1)} ms start-up = ${dggalNet.toFixed(1)} ms; ours (zonesInBBox + JSON.stringify) ${oursMs.toFixed(1)} ms; ratio ${(dggalNet / oursMs).toFixed(2)}x`);
     reportRow({ work: 'IVEA7H zones of a box (level 6, 0,0,19,19) vs DGGAL dgg list (start-up subtracted)', threads: 1, ours: `${oursMs.toFixed(1)} ms`, reference: `dgg ${dggalNet.toFixed(1)} ms`, ratio: `${(dggalNet / oursMs).toFixed(2)}x`, target: '(for scale: what dgg can do in bulk)' });
-  } else console.log('  DGGAL: reference not available (set DGGAL_DGG to a built dgg, e.g. DGGAL_DGG=/work/dggal-build/dgg)');
+  } else console.log('  DGGAL: reference not available (set DGGAL_DGG to a built dgg, e.g. DGGAL_DGG=../dggal/dgg)');
 
   const bulkRef = process.env.DGGAL_BULK ? await dggalBulk(process.env.DGGAL_BULK, grid, lons, lats) : undefined;
   if (bulkRef) console.log(`  DGGAL bulk (${process.env.DGGAL_BULK}): ${fmt(bulkRef.rate[0]!)} on 1 thread, ${fmt(bulkRef.rate[1]!)} on 2; zones ${bulkRef.same ? 'the same as ours (sums of 64-bit ids agree)' : 'DIFFERENT from ours'}`);

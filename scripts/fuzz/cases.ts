@@ -709,7 +709,7 @@ function issue20Regressions(): [string, string][] {
 }
 
 /**
- * Requests that once failed (see /work/coord/fuzz-findings.md), sent on every run and every slice so a
+ * Requests that once failed, sent on every run and every slice so a
  * regression shows even when the sampling skips them. Only those whose failure is deterministic.
  */
 function regressions(ops: Operation[], seeds: Seeds): Draft[] {

@@ -128,7 +128,7 @@ export interface FuzzSummary {
 }
 
 /**
- * Which helper's area a failure most likely belongs to (for routing; see /work/coord/BRIEF.md), by
+ * Which part of the service a failure most likely belongs to (for whoever fixes it), by
  * what was varied and by the path (operation ids get renamed, paths rarely).
  */
 export function areaOf(c: FuzzCase): string {
