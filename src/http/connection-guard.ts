@@ -92,7 +92,8 @@ export function guardConnections(httpServer: Server, limits: ConnectionLimits, a
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }, socket: Socket) => {
     const error = refusedSockets.has(socket) ? undefined : parserError(err, limits, slots.serving(socket));
     const res = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-    if (error && socket.writable && !res?.headersSent) answerOnSocket(socket, error, answers);
+    // A request under way (its body timed out) is the one answered.
+    if (error && socket.writable && !res?.headersSent) answerOnSocket(socket, error, answers, res?.req);
     else socket.destroy();
   });
 

@@ -53,6 +53,13 @@ export interface RequestLog extends SocketAnswerLog {
 interface Tracked {
   id: string;
   route: string | null;
+  started: number;
+  /** As sent: the request-target check rewrites an absolute-form target to its path. */
+  url: string | null;
+  /** Read as the request arrives: a closed socket no longer knows its peer. */
+  client: string | null;
+  /** The guard answered this request on its socket (a timed-out body): that answer is its line. */
+  answeredOnSocket: boolean;
 }
 
 /**
@@ -69,12 +76,15 @@ export function createRequestLog(logger: Logger): RequestLog {
 
   const track = (req: IncomingMessage, res: ServerResponse) => {
     if (answeredSockets.has(req.socket)) return;
-    const started = performance.now();
-    // Read now: the request-target check rewrites an absolute-form target to its path.
-    const url = req.url ?? null;
-    // Read now: a closed socket no longer knows its peer.
-    const client = clientAddress(req.socket);
-    const entry: Tracked = { id: requestIdFrom(req.headers['x-request-id']), route: null };
+    const entry: Tracked = {
+      id: requestIdFrom(req.headers['x-request-id']),
+      route: null,
+      started: performance.now(),
+      url: req.url ?? null,
+      client: clientAddress(req.socket),
+      answeredOnSocket: false,
+    };
+    const { started } = entry;
     tracked.set(req, entry);
     res.setHeader(REQUEST_ID_HEADER, entry.id);
 
@@ -114,13 +124,14 @@ export function createRequestLog(logger: Logger): RequestLog {
     res.once('finish', () => (finishedAt = performance.now()));
     // 'close' follows 'finish' on every response, and comes alone when the connection dropped first.
     res.once('close', () => {
+      if (entry.answeredOnSocket) return;
       const gone = finishedAt === undefined;
       const line: RequestLogLine = {
         requestId: entry.id,
-        client,
+        client: entry.client,
         method: req.method ?? null,
         route: entry.route,
-        url: url === null ? null : shortened(url),
+        url: entry.url === null ? null : shortened(entry.url),
         status: sentStatus ?? null,
         bytes,
         ttfbMs: firstByteAt === undefined ? null : round(firstByteAt - started),
@@ -144,9 +155,14 @@ export function createRequestLog(logger: Logger): RequestLog {
     },
     begin(socket, req) {
       answeredSockets.add(socket);
-      const started = performance.now();
-      const client = clientAddress(socket);
-      const requestId = requestIdFrom(req?.headers['x-request-id']);
+      const now = performance.now();
+      // A request already under way (its body timed out) keeps its id, route and start.
+      const entry = req && tracked.get(req);
+      if (entry) entry.answeredOnSocket = true;
+      const started = entry?.started ?? now;
+      const requestId = entry?.id ?? requestIdFrom(req?.headers['x-request-id']);
+      const client = entry ? entry.client : clientAddress(socket);
+      const url = entry ? entry.url : (req?.url ?? null);
       return {
         headers: { [REQUEST_ID_HEADER]: requestId },
         end(status, bodyBytes, flushed) {
@@ -154,11 +170,11 @@ export function createRequestLog(logger: Logger): RequestLog {
             requestId,
             client,
             method: req?.method ?? null,
-            route: null,
-            url: req?.url === undefined ? null : shortened(req.url),
+            route: entry?.route ?? null,
+            url: url === null ? null : shortened(url),
             status,
             bytes: flushed ? bodyBytes : 0,
-            ttfbMs: 0,
+            ttfbMs: round(now - started),
             totalMs: round(performance.now() - started),
             clientGone: !flushed,
           };

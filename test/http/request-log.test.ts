@@ -235,7 +235,7 @@ describe('request log', function () {
     });
     before(async () => {
       logs = capturedLogs('info');
-      ({ port, close } = await listen(logs, [echo], { maxUrlBytes: 200, maxHeaderBytes: 400, maxBodyBytes: 16, maxConnectionsPerPeer: 2 }));
+      ({ port, close } = await listen(logs, [echo], { maxUrlBytes: 200, maxHeaderBytes: 400, maxBodyBytes: 16, maxConnectionsPerPeer: 2, headersTimeoutMs: 1000, requestTimeoutMs: 1000 }));
     });
     after(async () => close());
 
@@ -256,6 +256,15 @@ describe('request log', function () {
         expectTimes(line);
       });
     }
+
+    it('logs a body that times out (408, answered on the socket) once, under the id and route of its request', async () => {
+      const res = await rawExchange(port, 'POST /echo HTTP/1.1\r\nHost: a\r\nX-Request-Id: slow-body\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{"a');
+      expect(res.status).to.equal(408);
+      expect(res.headers['x-request-id']).to.equal('slow-body');
+      const line = await onlyLineOf(logs, port, 'slow-body');
+      expect(line).to.include({ status: 408, method: 'POST', route: '/echo', url: '/echo', client: '127.0.0.1', bytes: Buffer.byteLength(res.body), clientGone: false });
+      expectTimes(line);
+    });
 
     it('logs a connection refused at the per-peer cap (429), with the id in the answer', async () => {
       const held = [await idleSocket(port), await idleSocket(port)];
