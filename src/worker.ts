@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   if (config.datastore.autoInitialize) await datastore.initialize();
   const runner = container.get<JobRunner>(TOKENS.JobRunner);
   await runner.start();
-  logger.info({ pid: process.pid, concurrency: config.orders.concurrency, queue: config.orders.queue, datastore: config.datastore.kind }, 'dggs-api worker running');
+  logger.info({ concurrency: config.orders.concurrency, queue: config.orders.queue, datastore: config.datastore.kind }, 'dggs-api worker running');
   const stop = (signal: string) => {
     logger.info({ signal }, 'stopping');
     runner

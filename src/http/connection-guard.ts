@@ -18,6 +18,15 @@ export interface ConnectionLimits {
   maxHeaderBytes: number;
 }
 
+/**
+ * Told of each answer the guard writes straight to a socket, where there is no response object to
+ * observe: `begin` gives the headers the answer carries (its request id), `end` reports it once
+ * flushed, or once the socket closed before it could be.
+ */
+export interface SocketAnswerLog {
+  begin(socket: Socket, req: IncomingMessage | undefined): { headers: Record<string, string>; end(status: number, bodyBytes: number, flushed: boolean): void };
+}
+
 export interface ConnectionGuard {
   /** True for a connection that was refused (its answer is already written). */
   refused(socket: Socket): boolean;
@@ -30,7 +39,7 @@ export interface ConnectionGuard {
  * on the socket, since there is no response object) for everything Node's parser refuses.
  * Call before `listen` (Node reads the connection-check interval then).
  */
-export function guardConnections(httpServer: Server, limits: ConnectionLimits): ConnectionGuard {
+export function guardConnections(httpServer: Server, limits: ConnectionLimits, answers?: SocketAnswerLog): ConnectionGuard {
   // restify creates the server without options; Node reads these constructor options from the
   // instance (per connection, per request, and at listen), so setting them before listen works.
   const server = httpServer as Server & NodeServerOptions;
@@ -51,7 +60,7 @@ export function guardConnections(httpServer: Server, limits: ConnectionLimits): 
   const slots = new ConnectionSlots<Socket>(limits.maxConnections, limits.maxConnectionsPerPeer);
   const refuse = (socket: Socket, err: TooManyConnectionsError) => {
     refusedSockets.add(socket);
-    answerOnSocket(socket, err);
+    answerOnSocket(socket, err, answers);
   };
 
   server.on('connection', (socket: Socket) => {
@@ -83,7 +92,8 @@ export function guardConnections(httpServer: Server, limits: ConnectionLimits): 
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }, socket: Socket) => {
     const error = refusedSockets.has(socket) ? undefined : parserError(err, limits, slots.serving(socket));
     const res = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-    if (error && socket.writable && !res?.headersSent) answerOnSocket(socket, error);
+    // A request under way (its body timed out) is the one answered.
+    if (error && socket.writable && !res?.headersSent) answerOnSocket(socket, error, answers, res?.req);
     else socket.destroy();
   });
 
@@ -93,8 +103,8 @@ export function guardConnections(httpServer: Server, limits: ConnectionLimits): 
     send(res as Response, { status: error.code, contentType: 'application/json', body: error, headers: { Connection: 'close' } });
   });
 
-  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    answerOnSocket(socket, new MethodNotAllowedError('CONNECT is not supported: this is not a proxy.'));
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    answerOnSocket(socket, new MethodNotAllowedError('CONNECT is not supported: this is not a proxy.'), answers, req);
   });
 
   return { refused: (socket) => refusedSockets.has(socket) };
@@ -107,16 +117,29 @@ interface NodeServerOptions {
   shouldUpgradeCallback: (req: IncomingMessage) => boolean;
 }
 
-/** Writes an ApiError response straight to a socket and closes it once written. */
-export function answerOnSocket(socket: Socket, err: unknown): void {
+/** Writes an ApiError response straight to a socket and closes it once written; `answers` hears of it. */
+export function answerOnSocket(socket: Socket, err: unknown, answers?: SocketAnswerLog, req?: IncomingMessage): void {
   const { error } = toApiError(err);
   const body = JSON.stringify(error);
+  const bodyBytes = Buffer.byteLength(body);
+  const logged = answers?.begin(socket, req);
+  const extra = Object.entries(logged?.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  let reported = false;
+  const report = (flushed: boolean) => {
+    if (reported) return;
+    reported = true;
+    logged?.end(error.code, bodyBytes, flushed);
+  };
+  // Closed before the write's callback: the peer left (or reset) before taking the answer.
+  socket.once('close', () => report(false));
   socket.end(
     `HTTP/1.1 ${error.code} ${STATUS_CODES[error.code] ?? 'Error'}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Content-Length: ${bodyBytes}\r\n` +
+      extra +
       'Connection: close\r\n\r\n' +
       body,
+    ((err?: Error | null) => report(!err)) as () => void,
   );
   socket.destroySoon();
 }

@@ -11,6 +11,7 @@ import { readJsonBody } from './request-body.js';
 import { bearerChallenge } from './bearer-challenge.js';
 import { HttpRefusal } from './http-errors.js';
 import { clientGoneSignal } from './client-gone.js';
+import { createRequestLog } from './request-log.js';
 import { AppError } from '../ports/errors.js';
 
 export type HttpLimits = ConnectionLimits & { maxBodyBytes: number };
@@ -36,7 +37,10 @@ export interface HttpServer {
 export function createHttpServer(opts: HttpServerOptions): HttpServer {
   // noWriteContinue: `100 Continue` is sent only once the request may send its body (after auth).
   const server = restify.createServer({ name: 'dggs-api', handleUncaughtExceptions: false, ignoreTrailingSlash: true, strictFormatters: false, noWriteContinue: true } as restify.ServerOptions);
-  const connections = guardConnections(server.server, opts.limits);
+  // Before restify's own listener, so every answer, restify's included, carries the request id.
+  const requestLog = createRequestLog(opts.logger);
+  requestLog.observe(server.server);
+  const connections = guardConnections(server.server, opts.limits, requestLog);
   // The request line and Host are checked before restify parses them (it builds its URL from both).
   const authorities = new WeakMap<Request, string | undefined>();
   // `first` handlers run on each request before restify touches it (missing from @types/restify).
@@ -59,7 +63,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
 
   const fail = (req: Request, res: Response, err: unknown) => {
     const { error, internal } = toApiError(err);
-    if (internal) opts.logger.error({ err, method: req.method, url: req.url }, 'request failed');
+    if (internal) opts.logger.error({ err, requestId: requestLog.idOf(req), method: req.method, url: req.url }, 'request failed');
     if (res.headersSent) {
       res.destroy();
       return;
@@ -93,7 +97,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       });
     }
     const handler = (req: Request, res: Response, next: (err?: unknown) => void) => {
-      const started = process.hrtime.bigint();
+      requestLog.routed(req, route.path);
       const gone = clientGoneSignal(res);
       void (async () => {
         try {
@@ -108,8 +112,6 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
         } catch (err) {
           // The work stopped because its client left: there is nobody to answer.
           if (!(gone.aborted && err === gone.reason)) fail(req, res, err);
-        } finally {
-          opts.logger.info({ method: req.method, url: req.url, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6, ...(gone.aborted ? { clientGone: true } : {}) }, 'request');
         }
         next(false);
       })();
@@ -124,7 +126,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   server.on('restifyError', (req: Request, res: Response, err: { name?: string; body?: { message?: string }; toJSON?: () => unknown }, cb: () => void) => {
     if (err?.name === 'ResourceNotFoundError' && err.body) err.body.message = 'See the landing page / or the API document /api for the routes.';
     const { error, internal } = toApiError(err);
-    if (internal) opts.logger.error({ err, method: req.method, url: req.url }, 'request failed');
+    if (internal) opts.logger.error({ err, requestId: requestLog.idOf(req), method: req.method, url: req.url }, 'request failed');
     err.toJSON = () => error;
     // restify writes no body, hence no content headers, for HEAD: give the ones GET would carry.
     if (req.method === 'HEAD') {

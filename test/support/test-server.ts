@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { loadConfig } from '../../src/app/config/load-config.js';
 import type { Config } from '../../src/app/config/config-schema.js';
 import { createApp, type App } from '../../src/app/container.js';
@@ -20,15 +20,16 @@ export interface TestServer {
 
 /**
  * A real server on loopback, booted from config/default.json with a private SQLite file and a
- * random port; `overrides` are merged over the file (as environment overrides are).
+ * random port; `overrides` are merged over the file (as environment overrides are). Logs go
+ * nowhere unless a test passes a `logger` to read them.
  */
-export async function startTestServer(overrides: Record<string, unknown> = {}): Promise<TestServer> {
+export async function startTestServer(overrides: Record<string, unknown> = {}, logger: Logger = pino({ level: 'silent' })): Promise<TestServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'dggs-test-'));
   const config = loadConfig(
     { DGGS_CONFIG: path.join(REPO_ROOT, 'config/default.json') },
     { server: { host: '127.0.0.1', port: 0, logLevel: 'silent' }, datastore: { kind: 'sqlite', file: path.join(dir, 'test.sqlite'), autoInitialize: true }, ...overrides, orders: { resultsRoot: path.join(dir, 'results'), ...(overrides.orders as object | undefined) } },
   );
-  const app = await createApp(config, pino({ level: 'silent' }));
+  const app = await createApp(config, logger);
   const port = await app.listen();
   const base = `http://127.0.0.1:${port}`;
   return {

@@ -5,6 +5,7 @@ import type { Delivery, JobQueue, QueuedJob } from '../../ports/job-queue.js';
 import type { JobResults } from '../../ports/job-results.js';
 import type { ZoneData } from '../../domain/zone-data.js';
 import type { ZoneDataService } from '../zone-data/zone-data-service.js';
+import type { Logger } from '../../ports/logger.js';
 import { AppError, isRequestFault } from '../../ports/errors.js';
 
 export interface JobRunnerOptions {
@@ -19,14 +20,19 @@ export interface JobRunnerOptions {
   sweepAfterMs: number;
 }
 
-interface Log {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
-
 /** The attempt lost its job (dismissed, or taken over after it was presumed dead): stop quietly. */
 class JobLost extends Error {}
+
+/**
+ * How an attempt ended, as its log line says: `succeeded`; `retrying` (it failed or its worker
+ * stopped, and the job runs again); `failed` (for good: a refused request or the last attempt);
+ * `dismissed` (the owner dismissed the order meanwhile); `superseded` (another attempt holds the
+ * job now). `requeue` is thrown to the queue so that it delivers the job again.
+ */
+type AttemptEnd =
+  | { outcome: 'succeeded'; rows: number; bytes: number; requeue?: undefined }
+  | { outcome: 'retrying' | 'failed'; reason: string; err?: unknown; requeue?: unknown }
+  | { outcome: 'dismissed' | 'superseded'; requeue?: undefined };
 
 /**
  * Runs jobs as the queue delivers them. Each delivery claims the job in the datastore (one more
@@ -52,7 +58,7 @@ export class JobRunner {
     @inject(TOKENS.JobResults) private readonly results: JobResults,
     @inject(TOKENS.ZoneDataService) private readonly zoneData: Pick<ZoneDataService, 'collectionZoneData'>,
     @inject(TOKENS.JobRunnerOptions) private readonly opts: JobRunnerOptions,
-    @inject(TOKENS.Logger) private readonly log: Log,
+    @inject(TOKENS.Logger) private readonly log: Logger,
   ) {}
 
   /** Starts taking jobs; a queue or datastore not reachable yet is retried at each sweep, never fails the caller. */
@@ -86,7 +92,10 @@ export class JobRunner {
       if (!this.working) {
         await this.queue.work(
           (d) => this.run(d),
-          (job, reason) => this.store.abandonJob(job.jobId, reason),
+          async (job, reason) => {
+            this.log.warn({ orderId: job.orderId, jobId: job.jobId, reason }, 'job given up by the queue');
+            await this.store.abandonJob(job.jobId, reason);
+          },
         );
         this.working = true;
       }
@@ -161,11 +170,31 @@ export class JobRunner {
     }
   }
 
+  /** Claims the job and runs one attempt of it, with a log line as it starts and one as it ends. */
   private async attempt(delivery: Delivery): Promise<void> {
-    const claim = await this.store.claimJob(delivery.job.jobId, this.opts.worker, this.opts.maxAttempts);
-    if (claim.kind === 'exhausted') this.log.warn({ job: claim.job.id, message: claim.job.message }, 'job failed: attempts used up');
+    const { jobId, orderId } = delivery.job;
+    const claim = await this.store.claimJob(jobId, this.opts.worker, this.opts.maxAttempts);
+    if (claim.kind === 'exhausted') this.log.warn({ orderId, jobId, message: claim.job.message }, 'job failed: attempts used up');
+    if (claim.kind === 'skip') this.log.debug({ orderId, jobId, delivery: delivery.delivery, status: claim.status }, 'job delivery skipped');
     if (claim.kind !== 'run') return;
-    const { job, attempt } = claim;
+    const fields = { orderId, jobId, attempt: claim.attempt, delivery: delivery.delivery, worker: this.opts.worker };
+    this.log.info(fields, 'job attempt started');
+    const started = performance.now();
+    let end: AttemptEnd;
+    try {
+      end = await this.execute(claim.job, claim.attempt, delivery);
+    } catch (err) {
+      // Recording the attempt's end failed (the datastore went away): the queue delivers it again.
+      end = { outcome: 'retrying', reason: 'recording the attempt failed', err, requeue: err };
+    }
+    const ms = Math.round(performance.now() - started);
+    const { requeue, ...shown } = end;
+    this.log[end.outcome === 'succeeded' || !('err' in end) ? 'info' : 'warn']({ ...fields, ...shown, ms }, 'job attempt ended');
+    if (requeue !== undefined) throw requeue;
+  }
+
+  /** The attempt's work, from computing to recording the result; says how it ended. */
+  private async execute(job: Job, attempt: number, delivery: Delivery): Promise<AttemptEnd> {
     const step = async (progress: number, message: string) => {
       if (delivery.signal.aborted) throw new JobLost('aborted');
       if (!(await this.store.reportProgress(job.id, attempt, progress, message))) throw new JobLost('no longer held');
@@ -179,24 +208,21 @@ export class JobRunner {
       await step(95, 'recording the result');
       const done = await this.store.completeJob(job.id, attempt, { fields: data.fields, sources: data.sources, rows, bytes });
       if (!done) throw new JobLost('no longer held');
+      return { outcome: 'succeeded', rows, bytes };
     } catch (err) {
       if (err instanceof JobLost || delivery.signal.aborted) {
         // Still held: the queue stopped this delivery (shutdown); the attempt ends and the job goes
         // back to the queue. Not held: see lost().
         const final = attempt >= this.opts.maxAttempts;
-        if (await this.store.failAttempt(job.id, attempt, 'the worker stopped during the attempt', final)) {
-          if (!final) throw err;
-          return;
-        }
-        await this.lost(job);
-        return;
+        const reason = 'the worker stopped during the attempt';
+        if (await this.store.failAttempt(job.id, attempt, reason, final)) return final ? { outcome: 'failed', reason } : { outcome: 'retrying', reason, requeue: err };
+        return this.lost(job);
       }
       const reason = err instanceof AppError ? `${err.message}${err.hint ? `: ${err.hint}` : ''}` : err instanceof Error ? err.message : String(err);
       // A request the zone-data use case refuses (4xx) will be refused again: no retry.
       const final = isRequestFault(err) || attempt >= this.opts.maxAttempts;
-      this.log.warn({ job: job.id, attempt, final, err }, 'job attempt failed');
       await this.store.failAttempt(job.id, attempt, reason.slice(0, 2000), final);
-      if (!final) throw err;
+      return final ? { outcome: 'failed', reason, err } : { outcome: 'retrying', reason, err, requeue: err };
     }
   }
 
@@ -206,10 +232,17 @@ export class JobRunner {
    * queue must deliver the job again, since this delivery ends here. Held by another attempt, or
    * final: nothing more to do.
    */
-  private async lost(job: Job): Promise<void> {
+  private async lost(job: Job): Promise<AttemptEnd> {
     const now = await this.store.getJob(job.orderId, job.id);
-    if (!now || now.status === 'dismissed') await this.results.remove(job.orderId, [job.id]);
-    if (now?.status === 'accepted') throw new JobLost('the attempt was taken for interrupted; the job runs again');
+    if (!now || now.status === 'dismissed') {
+      await this.results.remove(job.orderId, [job.id]);
+      return { outcome: 'dismissed' };
+    }
+    if (now.status === 'accepted') {
+      const reason = 'the attempt was taken for interrupted; the job runs again';
+      return { outcome: 'retrying', reason, requeue: new JobLost(reason) };
+    }
+    return { outcome: 'superseded' };
   }
 
   /** `signal`: the delivery's; the computation stops when the queue stops the delivery. */

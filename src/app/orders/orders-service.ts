@@ -8,6 +8,7 @@ import type { JobResults } from '../../ports/job-results.js';
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { ZoneData } from '../../domain/zone-data.js';
 import type { ZoneDataService } from '../zone-data/zone-data-service.js';
+import type { Logger } from '../../ports/logger.js';
 import { isRequestFault, NotFoundError, ValidationError, QuotaExceededError, unknownGridHint } from '../../ports/errors.js';
 
 export interface OrderRequest {
@@ -39,10 +40,6 @@ export interface OrderWithJobs {
   jobs: Job[];
 }
 
-interface Log {
-  warn(obj: object, msg: string): void;
-}
-
 /**
  * Orders of an owner: each spawns jobs (one per zone; for a concept, one per zone, processing
  * entry and concept collection) that the job runner computes. Every read is scoped to the owner:
@@ -60,7 +57,7 @@ export class OrdersService {
     @inject(TOKENS.JobQueue) private readonly queue: JobQueue,
     @inject(TOKENS.JobResults) private readonly results: JobResults,
     @inject(TOKENS.OrderLimits) private readonly limits: OrderLimits,
-    @inject(TOKENS.Logger) private readonly log?: Log,
+    @inject(TOKENS.Logger) private readonly log?: Logger,
   ) {}
 
   async list(owner: string, q: ListQuery): Promise<Paged<Order>> {
@@ -134,7 +131,7 @@ export class OrdersService {
       await this.queue.enqueue(records.map((j) => ({ jobId: j.id, orderId: created.id })));
       await this.ledger.markQueued(records.map((j) => j.id));
     } catch (err) {
-      this.log?.warn({ err, order: created.id }, 'jobs not queued yet; the sweep will queue them');
+      this.log?.warn({ err, orderId: created.id }, 'jobs not queued yet; the sweep will queue them');
     }
     return { order: created, jobs: records };
   }
@@ -151,7 +148,7 @@ export class OrdersService {
       await this.queue.cancel(dismissed.jobIds.map((jobId) => ({ jobId, orderId: id })));
     } catch (err) {
       // Workers check the job's status at every step; a delivery the queue still makes finds it dismissed.
-      this.log?.warn({ err, order: id }, 'queue cancel failed; workers will skip the dismissed jobs');
+      this.log?.warn({ err, orderId: id }, 'queue cancel failed; workers will skip the dismissed jobs');
     }
     await this.results.remove(id, dismissed.jobIds);
     return this.get(owner, id);
