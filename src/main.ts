@@ -43,6 +43,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  // A config mistake found after loading (a missing source) exits as one found while loading.
+  if (err instanceof ConfigError) {
+    console.error(`dggs-api: ${err.message}`);
+    process.exit(2);
+  }
   console.error('dggs-api: failed to start:', err instanceof Error ? err.message : err);
   process.exit(1);
 });

@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import pino from 'pino';
 import { loadConfig, ConfigError } from './app/config/load-config.js';
-import { buildContainer } from './app/container.js';
+import { buildContainer, checkSources } from './app/container.js';
 import { TOKENS } from './app/tokens.js';
 import type { Config } from './app/config/config-schema.js';
 import type { JobRunner } from './app/orders/job-runner.js';
@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   const logger = pino({ level: config.server.logLevel, name: 'dggs-api-worker' });
   const container = buildContainer(config, logger);
   const datastore = container.get<DatastoreAdmin>(TOKENS.DatastoreAdmin);
+  await checkSources(container);
   if (config.datastore.autoInitialize) await datastore.initialize();
   const runner = container.get<JobRunner>(TOKENS.JobRunner);
   await runner.start();
@@ -48,6 +49,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  // A config mistake found after loading (a missing source) exits as one found while loading.
+  if (err instanceof ConfigError) {
+    console.error(`dggs-api worker: ${err.message}`);
+    process.exit(2);
+  }
   console.error('dggs-api worker: failed to start:', err instanceof Error ? err.message : err);
   process.exit(1);
 });

@@ -39,10 +39,12 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** The service in this process: the datastore initialised if the config says so, the server built, the runner started if it runs here. */
-export async function createApp(config: Config, logger?: Logger): Promise<App> {
-  const container = buildContainer(config, logger);
-  const datastore = container.get<DatastoreAdmin>(TOKENS.DatastoreAdmin);
+/**
+ * The start-up check of the collections' local sources (and the extents their data gives), run by
+ * every process that serves or computes collection data, before it does: server and worker refuse
+ * the same mistakes.
+ */
+export async function checkSources(container: Container): Promise<void> {
   try {
     await container.get<() => Promise<void>>(TOKENS.CollectionSourcesCheck)();
   } catch (err) {
@@ -50,6 +52,13 @@ export async function createApp(config: Config, logger?: Logger): Promise<App> {
     await container.get<LakeReader>(TOKENS.LakeReader).close();
     throw err;
   }
+}
+
+/** The service in this process: the datastore initialised if the config says so, the server built, the runner started if it runs here. */
+export async function createApp(config: Config, logger?: Logger): Promise<App> {
+  const container = buildContainer(config, logger);
+  const datastore = container.get<DatastoreAdmin>(TOKENS.DatastoreAdmin);
+  await checkSources(container);
   if (config.datastore.autoInitialize) await datastore.initialize();
   const http = container.get<HttpServer>(TOKENS.HttpServer);
   const server = http.server;
