@@ -59,7 +59,8 @@ export async function startLoopbackS3(bucket = 'lake'): Promise<LoopbackS3> {
   });
   const endpoint = `http://127.0.0.1:${address.port}`;
   const options: S3LakeOptions = { endpoint, region: 'us-east-1', ...CREDENTIALS, forcePathStyle: true, requestTimeoutMs: 20_000 };
-  const client = new S3Client({ endpoint, region: 'us-east-1', credentials: CREDENTIALS, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  // A copy: the SDK marks the credentials it is given (`$source`), and a later server's options spread CREDENTIALS.
+  const client = new S3Client({ endpoint, region: 'us-east-1', credentials: { ...CREDENTIALS }, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
   await client.send(new CreateBucketCommand({ Bucket: bucket })).catch(() => undefined); // configureBuckets made it
   return {
     endpoint,
