@@ -35,7 +35,7 @@ export function toApiError(err: unknown): { error: ApiError; internal: boolean }
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return { error: body(status, RESTIFY_MESSAGES[status] ?? 'Bad request', named.body?.message ?? named.message), internal: false };
   }
-  return { error: body(500, 'Internal server error', 'The failure was logged; retry later or report it.'), internal: true };
+  return { error: body(500, 'Internal server error', 'The failure was logged under this answer\'s X-Request-Id; retry later, or report it with that id.'), internal: true };
 }
 
 const RESTIFY_MESSAGES: Record<number, string> = {

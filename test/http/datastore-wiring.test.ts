@@ -79,7 +79,8 @@ describe('HTTP: datastore wiring, readiness and faults', function () {
       const res = await s.get('/conformance');
       expect(res.status).to.equal(500);
       const text = await res.text();
-      expect(JSON.parse(text)).to.deep.equal({ code: 500, message: 'Internal server error', hint: 'The failure was logged; retry later or report it.' });
+      expect(JSON.parse(text)).to.deep.equal({ code: 500, message: 'Internal server error', hint: "The failure was logged under this answer's X-Request-Id; retry later, or report it with that id." });
+      expect(res.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
       expect(text).to.not.match(/ECONNREFUSED|at .*\.ts|knex/);
     } finally {
       await s.close();

@@ -166,6 +166,17 @@ describe('request log', function () {
         responses: {},
         handler: async () => ({ contentType: 'application/octet-stream', body: slow(3, 2) }),
       }),
+      defineRoute({
+        method: 'get',
+        path: '/faulty',
+        operationId: 'faulty',
+        summary: 'faulty',
+        tags: [],
+        responses: {},
+        handler: async () => {
+          throw new Error('a fault inside the service');
+        },
+      }),
     ];
 
     before(async () => {
@@ -206,6 +217,16 @@ describe('request log', function () {
       expect(line).to.include({ route: '/slow/{chunks}', status: 200, clientGone: true });
       expect(line.bytes).to.be.at.least(CHUNK.length).and.below(1000 * CHUNK.length);
       expectTimes(line);
+    });
+
+    it('logs a 500 under the id its answer carries, so a reported id finds the failure', async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/faulty`);
+      const id = res.headers.get('x-request-id')!;
+      expect(res.status).to.equal(500);
+      expect(((await res.json()) as { hint: string }).hint).to.include('X-Request-Id');
+      const failure = await logs.first((l) => l.msg === 'request failed' && l.requestId === id);
+      expect(failure.err.message).to.equal('a fault inside the service');
+      expect(await onlyLineOf(logs, port, id)).to.include({ route: '/faulty', status: 500 });
     });
 
     it('logs an answer the server had to cut short as cut, not as a client that left', async () => {
