@@ -2,7 +2,7 @@
  * A counting pass-through in front of the service's own OGC API Features endpoint, configured as
  * the backend of its `{self}` remote collections: every request a remote collection makes to its
  * backend goes through here and is counted, so one client request that fans out into hundreds of
- * backend requests (issue 20, F5: 452 for one zone list) shows up whatever the machine's speed.
+ * backend requests (a zone-list filter on a remote collection once made 452) shows up whatever the machine's speed.
  * The target is read per request: it follows the service across restarts.
  */
 import http from 'node:http';

@@ -82,7 +82,7 @@ function instant(scope: FilterScope): fc.Arbitrary<string> {
 
 /**
  * A polygon over the box whose north and south edges zig-zag: `vertices` positions in thin spikes
- * (a predicate whose cost is not near-linear in the vertices shows here: issue 20, F3).
+ * (a predicate whose cost is not near-linear in the vertices shows here: a 700-vertex one once held the event loop for 38 s).
  */
 export function zigzagPolygon([w, s, e, n]: Bbox, vertices: number): Geometry {
   const half = Math.max(2, Math.floor((vertices - 1) / 2));
@@ -124,7 +124,7 @@ function geometryLit(scope: FilterScope): fc.Arbitrary<{ expr: Expr; label: stri
     { weight: 5, arbitrary: vertexCount().map((v) => geometry(zigzagPolygon(box, v), `zig-zag polygon ${v} vertices`)) },
     { weight: 1, arbitrary: vertexCount().map((v) => geometry(zigzagLine(box, v), `zig-zag line ${v} vertices`)) },
     { weight: 1, arbitrary: fc.array(fc.tuple(frac, frac), { minLength: 1, maxLength: 300, size: 'max' }).map((ps) => geometry({ type: 'MultiPoint', coordinates: ps.map(([x, y]) => at(box, x, y)) }, `multipoint ${ps.length}`)) },
-    // Coordinates past int64 and double ranges, off the CRS, not finite (F4: 1e19 gave 500).
+    // Coordinates past int64 and double ranges, off the CRS, not finite (1e19 once gave a 500).
     { weight: 3, arbitrary: fc.tuple(extreme, extreme).map(([a, b]) => [Math.abs(a) || a, Math.abs(b) || b]).map(([a, b]) => ({ expr: { kind: 'bbox', bbox: [0, 0, a!, b!] } as Expr, label: `bbox 0, 0 to ${a}, ${b}` })) },
     { weight: 2, arbitrary: fc.tuple(extreme, plainNumber()).map(([a, b]) => geometry({ type: 'Point', coordinates: [a, b] }, `point ${a} ${b}`)) },
     { weight: 1, arbitrary: extreme.map((a) => geometry({ type: 'Polygon', coordinates: [[[0, 0], [a, 0], [a, a], [0, 0]]] }, `polygon to ${a}`)) },
@@ -159,14 +159,14 @@ function comparison(scope: FilterScope): fc.Arbitrary<Predicate> {
 
 /**
  * LIKE, ordinary and pathological. `'aaa…' LIKE '%a%a…%b'` makes a backtracking matcher (a
- * regular expression from `%` -> `.*`) exponential in the number of `%a` (F1 and F2 of issue 20:
- * 26.5 s of blocked event loop from 68 characters); the pattern also carries regular-expression
- * syntax, escapes, runs of wildcards and long literals.
+ * regular expression from `%` -> `.*`) exponential in the number of `%a` (once 26.5 s
+ * of blocked event loop from 68 characters, and 78 s in DuckDB); the pattern also carries
+ * regular-expression syntax, escapes, runs of wildcards and long literals.
  */
 function like(scope: FilterScope): fc.Arbitrary<Predicate> {
   const strings = pick(['string'], scope);
   const wildcards = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 3, max: 9 }) }, { weight: 3, arbitrary: fc.integer({ min: 10, max: 13 }) }, { weight: 1, arbitrary: fc.integer({ min: 14, max: 60 }) });
-  // The subject: a long literal (one evaluation per zone or row: the cost of F1) or a string field (per row).
+  // The subject: a long literal (one evaluation per zone or row: what held the raster zone list's event loop) or a string field (per row).
   const subject = fc.oneof(
     { weight: 3, arbitrary: fc.integer({ min: 12, max: 48 }).map((n) => ({ expr: str('a'.repeat(n)), label: `'a'x${n}` })) },
     { weight: strings.length ? 2 : 0, arbitrary: fc.constantFrom(...(strings.length ? strings : [{ name: 'x', kind: 'other' as const }])).map((q) => ({ expr: prop(q.name), label: q.name })) },

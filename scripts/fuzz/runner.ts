@@ -46,7 +46,7 @@ export interface FuzzOptions {
   bombBytes: number;
   /** A /conformance probe the service kept waiting longer than this (wall time and main-thread CPU both) makes its in-flight requests stall suspects. */
   stallMs: number;
-  /** A suspect is a `stall` when, replayed alone, it keeps a probe waiting longer than this (default 200 ms, issue 9's bound). */
+  /** A suspect is a `stall` when, replayed alone, it keeps a probe waiting longer than this (default 200 ms, the bound the hardening tests hold GET /conformance to). */
   stallAloneMs?: number;
   /** Observations of each kind replayed alone at most (default MAX_REPLAYS). */
   maxReplays?: number;
@@ -163,7 +163,7 @@ function shapeOf(c: FuzzCase): string {
 
 /**
  * Backend requests one client request may cause: remoteBackends.maxPages (50) pages and the
- * backend's conformance, collection and queryables. Past it: `amplification` (F5 of issue 20).
+ * backend's conformance, collection and queryables. Past it: `amplification` (a zone-list filter on a remote collection once made 452).
  */
 const BACKEND_REQUESTS_BOUND = 60;
 /** Idle time after a pass before its settled RSS is read (jobs of the run's orders finish meanwhile). */

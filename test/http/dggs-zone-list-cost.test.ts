@@ -14,7 +14,7 @@ import type { GridRegistry } from '../../src/ports/grid-registry.js';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 
-/** The request of issue 9: listing it whole held the event loop for 20 to 46 s. */
+/** The request that once held the event loop for 20 to 46 s when listed whole. */
 const HEAVY = '/dggs/IVEA7H/zones?zone-level=8&bbox=0,0,25,25';
 const HEAVY_BOX: BBox = [0, 0, 25, 25];
 /** Its total as the former full listing gave it (measured before counting replaced listing). */
@@ -106,7 +106,7 @@ describe('zone lists cost about their page', function () {
       worstCpu = Math.max(worstCpu, cpu - lastCpu);
       [lastWall, lastCpu] = [wall, cpu];
     }, 5);
-    // Counting the issue's box, a deep GeoJSON page, a GeoParquet page, an H3 count and page, a deep
+    // Counting HEAVY's box, a deep GeoJSON page, a GeoParquet page, an H3 count and page, a deep
     // parent-zone page: each costs seconds of CPU in all, in slices.
     const heavy = [
       `${HEAVY}&limit=1`,

@@ -1,5 +1,6 @@
 /**
- * Issue 20, F2: lake work stops when its client leaves, and is bounded in time. The service runs
+ * Lake work stops when its client leaves, and is bounded in time (a backtracking LIKE once ran 78 s
+ * in DuckDB, on after its client had left). The service runs
  * as a child process over a lake of a million rows, with a filter that costs every row hundreds
  * of powers (seconds of DuckDB work, whatever LIKE costs). What the work does after the client
  * has gone is read from the child's CPU time (all its threads: DuckDB's, the binning workers',
@@ -58,7 +59,7 @@ async function abandonAfter(srv: ServerProcess, path: string, n: number, runMs: 
   return { busyCpuMs, results };
 }
 
-describe('HTTP: lake work stops when its client leaves, and within limits.lakeQuerySeconds (issue 20, F2)', function () {
+describe('HTTP: lake work stops when its client leaves, and within limits.lakeQuerySeconds', function () {
   this.timeout(120_000);
   let srv: ServerProcess;
   let base: URL;
@@ -149,7 +150,7 @@ describe('HTTP: lake work stops when its client leaves, and within limits.lakeQu
   });
 });
 
-describe('HTTP: object-store lake work stops when its client leaves (issue 20, F2)', function () {
+describe('HTTP: object-store lake work stops when its client leaves', function () {
   this.timeout(120_000);
   let s3: LoopbackS3;
   let srv: ServerProcess;

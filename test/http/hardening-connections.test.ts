@@ -1,5 +1,5 @@
 /**
- * Issue 20, F6: slow requests that never finish their head, from many addresses, cannot take every
+ * Slow requests that never finish their head, from many addresses, cannot take every
  * connection slot. The service runs as a child (its own event loop, as in production) with a small
  * `server.maxConnections` so the flood is quick; the other tests use an in-process server with
  * routes of their own.
@@ -49,7 +49,7 @@ function slowFlood(port: number, perAddress: number) {
       sockets.delete(socket);
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0);
       stats.answered.set(status, (stats.answered.get(status) ?? 0) + 1);
-      // Like the attack of the issue: every closed request is opened again at once.
+      // Like the attack this guards against: every closed request is opened again at once.
       if (running) setTimeout(() => open(address), 20);
     });
   };
@@ -65,7 +65,7 @@ function slowFlood(port: number, perAddress: number) {
   };
 }
 
-describe('HTTP: connection slots under a slow-request flood (issue 20, F6)', function () {
+describe('HTTP: connection slots under a slow-request flood', function () {
   this.timeout(120_000);
   const MAX = 64;
   const PER_PEER = 16;
@@ -73,7 +73,7 @@ describe('HTTP: connection slots under a slow-request flood (issue 20, F6)', fun
 
   before(async function () {
     this.timeout(90_000);
-    // The issue's ratios scaled down: 1,100 slow requests from 10 addresses against 1,024 slots
+    // The original attack's ratios scaled down: 1,100 slow requests from 10 addresses against 1,024 slots
     // (128 per address) become 100 against 64 (16 per address). headersTimeoutMs stays at its
     // default (10 s), longer than the flood: the slots must come back without waiting for it.
     srv = await startServerProcess({ config: { server: { maxConnections: MAX, maxConnectionsPerPeer: PER_PEER } } });
@@ -109,7 +109,7 @@ describe('HTTP: connection slots under a slow-request flood (issue 20, F6)', fun
   });
 });
 
-describe('HTTP: which connection gives up its slot at the cap (issue 20, F6)', function () {
+describe('HTTP: which connection gives up its slot at the cap', function () {
   this.timeout(30_000);
   const MAX = 6;
   let port: number;
@@ -170,7 +170,7 @@ describe('HTTP: which connection gives up its slot at the cap (issue 20, F6)', f
   });
 });
 
-describe('HTTP: the head deadline (issue 20, F6)', function () {
+describe('HTTP: the head deadline', function () {
   this.timeout(30_000);
   const HEADERS_MS = 800;
   let port: number;

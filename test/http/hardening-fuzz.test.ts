@@ -1,5 +1,6 @@
 /**
- * A small deterministic slice of `npm run fuzz` (issues 9 and 20): the same generator, seed and
+ * A small deterministic slice of `npm run fuzz` (crashes, stalls and memory floods; costly filters
+ * and remote reads): the same generator, seed and
  * checks on a few hundred requests — a strided sample of the sweep over every operation, parameter
  * and header family, the Host and compressed-body crashers, random cases, requests with generated
  * CQL2 filters (LIKE, spatial, temporal, big literals) and cross-collection POSTs — against the
@@ -10,7 +11,7 @@
 import { expect } from 'chai';
 import { failureCount, formatSummary, runFuzz } from '../../scripts/fuzz/runner.js';
 
-describe('HTTP: fuzz slice (issues 9 and 20)', function () {
+describe('HTTP: fuzz slice — hostile requests, filters and cross-collection bodies', function () {
   this.timeout(300_000);
 
   it('a few hundred hostile requests: no 5xx, no crash, no stall, ApiError bodies only; filters and cross-collection bodies answered', async () => {

@@ -1,15 +1,15 @@
 /**
- * Issue 20, F5 and F7: remote reads are bounded per client request and across requests. The
+ * Remote reads are bounded per client request and across requests. The
  * service runs as a child process (scripts/fuzz/server-process.ts): its request log counts the
  * pages its remote collection `demo-stations-remote` reads from its own items endpoint (`{self}`),
  * and its VmRSS is what a flood of upstream bodies leaves behind.
  *
- * F5: a zone-list `filter` on an OGC Features collection made 452 backend GETs for one client GET
+ * Backend fan-out: a zone-list `filter` on an OGC Features collection made 452 backend GETs for one client GET
  * (each zone value of the raster path a full scan, the page bound per scan). Now it is one scan
  * with the filter pushed, giving the zones that hold a matching row, as the lake does for the
  * same rows (demo-stations); and the page bound holds for the whole client request.
  *
- * F7: `cog-url` on a host that ignores Range and sends a chunked body with no length buffered up
+ * Unbounded upstream bodies: `cog-url` on a host that ignores Range and sends a chunked body with no length buffered up
  * to 64 MiB per request with no bound across requests, and the process stayed hundreds of MB
  * above idle afterwards. Now all bodies in flight share one budget (503 with Retry-After past it)
  * and the memory comes back.
@@ -24,7 +24,7 @@ const MAX_PAGES = 10;
 /** A level-1 IVEA7H zone over Europe: one day of its stations is 6 pages of 1,000 features. */
 const BIG_ZONE = 'BA-0-B';
 const DAY = '2024-01-10T00:00:00Z/2024-01-10T23:59:59Z';
-/** Bytes of each chunked upstream body (the demo COG, then zeros), as in the issue. */
+/** Bytes of each chunked upstream body (the demo COG, then zeros), as in the flood that once left hundreds of MB behind. */
 const FLOOD_BODY_BYTES = 60 * 2 ** 20;
 const FLOOD = 8;
 const RSS_BACK_BOUND = 100 * 2 ** 20;
@@ -51,11 +51,11 @@ async function settledRss(srv: ServerProcess): Promise<number> {
   return last;
 }
 
-describe('HTTP: hardening of remote reads (issue 20, F5 and F7)', function () {
+describe('HTTP: hardening of remote reads — backend fan-out and chunked upstream bodies', function () {
   this.timeout(180_000);
   let srv: ServerProcess;
 
-  /** A fresh child service for each group: the F7 group measures its memory from idle. */
+  /** A fresh child service for each group: the chunked-body group measures its memory from idle. */
   const startService = async (config: Record<string, unknown>) => {
     await srv?.stop();
     srv = await startServerProcess({ config, logLines: 20_000 });
@@ -97,14 +97,14 @@ describe('HTTP: hardening of remote reads (issue 20, F5 and F7)', function () {
 
   const zones = (collection: string, query: string) => call(`/collections/${collection}/dggs/IVEA7H/zones?${query}`);
 
-  describe('F5: a zone query filter on an OGC Features collection', () => {
+  describe('backend fan-out: a zone query filter on an OGC Features collection', () => {
     before(async function () {
       this.timeout(90_000);
       // Request lines are logged at info: the backend GETs of demo-stations-remote are counted there.
       await startService({ server: { logLevel: 'info' }, remoteBackends: { maxPages: MAX_PAGES } });
     });
 
-    it("the issue's request: a handful of backend GETs (it made 452), refused with a 4xx naming the bound its matches pass", async () => {
+    it("the zone list that once made 452 backend GETs: a handful of them, refused with a 4xx naming the bound its matches pass", async () => {
       const { result, gets } = await backendGets(REMOTE_ZONES, () => zones('demo-stations-remote', `zone-level=5&limit=10&filter=${encodeURIComponent('temperature > 0')}`));
       expect(gets, 'backend GETs for one client GET').to.be.within(1, 3);
       // 120,018 stations-hours match: more than a request may read (remoteBackends.maxFeatures, 20,000), as the first page's numberMatched says.
@@ -151,7 +151,7 @@ describe('HTTP: hardening of remote reads (issue 20, F5 and F7)', function () {
     });
   });
 
-  describe('F7: chunked cog-url bodies with no length, from a host that ignores Range', () => {
+  describe('unbounded upstream bodies: chunked cog-url bodies with no length, from a host that ignores Range', () => {
     let host: Upstream;
     before(async function () {
       this.timeout(90_000);

@@ -1,7 +1,7 @@
 /**
- * Issue 9: no request can crash, stall or swamp the service. The service runs as a child process
- * (a crash is an exit we can see; memory is the child's own VmRSS). Every crash and stall the
- * issue names is sent, and each test shows that the process is alive afterwards, that a
+ * No request can crash, stall or swamp the service. The service runs as a child process
+ * (a crash is an exit we can see; memory is the child's own VmRSS). Every request once known to
+ * crash or stall the service is sent, and each test shows that the process is alive afterwards, that a
  * concurrent GET /conformance answers within CANARY_BOUND_MS while the heavy request runs, and
  * that eight heavy requests in parallel grow the child's RSS by less than RSS_BOUND.
  */
@@ -24,12 +24,12 @@ const TOKEN = 'hardening-token-0123456789';
 const AUTH: [string, string] = ['Authorization', `Bearer ${TOKEN}`];
 const JSON_CT: [string, string] = ['Content-Type', 'application/json'];
 const ZONE = 'E4-120-A'; // a level-4 IVEA7H zone over the Alps, inside demo-elevation
-/** Issue 9's deep GeoJSON request (19,607 refined outlines), and its neighbours that stay under the geometry bound. */
+/** The heaviest known deep GeoJSON request (19,607 refined outlines), and its neighbours that stay under the geometry bound. */
 const DEEP_GEOJSON = ['zone-depth=1-5&f=geo%2Bjson&refined-geometry=true', 'zone-depth=1-4&f=geo%2Bjson&refined-geometry=true', 'zone-depth=1-5&f=geo%2Bjson'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MiB = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
-describe('HTTP: hardening (issue 9) — no request can crash, stall or swamp the service', function () {
+describe('HTTP: hardening — no request can crash, stall or swamp the service', function () {
   this.timeout(120_000);
   let srv: ServerProcess;
   let base: URL;
@@ -224,7 +224,7 @@ describe('HTTP: hardening (issue 9) — no request can crash, stall or swamp the
       await expectResponsive('cql2', get(`/collections/demo-stations/items?filter=${encodeURIComponent(`${'('.repeat(1000)}station_id = 'x'${')'.repeat(1000)}`)}`));
     });
 
-    it('deep zone data as GeoJSON: the request of the issue and the largest ones under the bounds', async () => {
+    it('deep zone data as GeoJSON: the 19,607-outline request and the largest ones under the bounds', async () => {
       for (const q of DEEP_GEOJSON) await expectResponsive(`deep zone data ${q}`, get(`/collections/demo-elevation/dggs/IVEA7H/zones/${ZONE}/data?${q}`));
     });
 

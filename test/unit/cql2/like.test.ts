@@ -130,7 +130,7 @@ describe('CQL2 LIKE: one linear-time matcher, as DuckDB matches', () => {
     }
   });
 
-  it('takes no exponential time: 16 wildcards against 10,000 characters, and the issue\'s 68-character filter', () => {
+  it('takes no exponential time: 16 wildcards against 10,000 characters, and the 68-character filter that once held the event loop for 26.5 s', () => {
     const long = 'a'.repeat(10_000);
     expect(likeMatcher(`${'%a'.repeat(16)}%b`)(long)).to.equal(false);
     expect(likeMatcher(`${'%a'.repeat(16)}%`)(long)).to.equal(true);

@@ -113,7 +113,7 @@ describe('CQL2 bounds (both parsers)', () => {
       expect(parseCql2Text(`name LIKE '${'\\%a'.repeat(W + 5)}%'`).kind).to.equal('like');
     });
 
-    it("refuses the issue's pathological pattern only when it passes a bound: 12 wildcards are fine", () => {
+    it("refuses the pathological backtracking pattern only when it passes a bound: 12 wildcards are fine", () => {
       expect(parseCql2Text(`'${'a'.repeat(34)}' LIKE '${'%a'.repeat(11)}%b'`).kind).to.equal('like');
     });
 

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startBackendProxy } from '../../../scripts/fuzz/backend-proxy.js';
 
-/** The fuzzer's counting pass-through to a remote collection's backend (issue 20, F5). */
+/** The fuzzer's counting pass-through to a remote collection's backend (it shows a client request fanning out into hundreds of backend requests). */
 describe('fuzz backend proxy', () => {
   it('forwards each request with its Host, answers what the target answers, and counts them', async () => {
     const seen: string[] = [];
