@@ -31,7 +31,7 @@ import { runToEnd, type Dggrs } from '../src/domain/dggrs/dggrs.js';
 import type { Collection } from '../src/domain/collection.js';
 import type { ZoneData } from '../src/domain/zone-data.js';
 import type { LakeReader } from '../src/ports/lake-reader.js';
-import { reportRow } from './issue-table.js';
+import { reportRow } from './summary-table.js';
 
 const FILES = 10;
 const RUNS = 3;

@@ -1,12 +1,13 @@
 /**
  * npm run bench [name...]: runs every bench/*.bench.ts (or the named ones) in turn. Each prints
  * its figures beside a reference measured in the same run; none of this is part of npm test. The
- * rows of issue 16's table are gathered and printed together at the end.
+ * summary rows (each figure, its same-run reference, the ratio and the target) are gathered and
+ * printed together at the end.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { printIssueTable } from './issue-table.js';
+import { printSummaryTable } from './summary-table.js';
 
 const dir = import.meta.dirname;
 const wanted = process.argv.slice(2);
@@ -23,4 +24,4 @@ for (const file of files) {
   const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as { run: () => Promise<void> };
   await mod.run();
 }
-printIssueTable();
+printSummaryTable();

@@ -1,10 +1,10 @@
 /**
- * The static routes (issue 20: `/conformance` served 898 req/s under 64 connections against zone
+ * The static routes (`/conformance` once served 898 req/s under 64 connections against zone
  * info's 10,693): `/conformance`, the landing page and `/collections` beside a restify
  * hello-world, on one service process, the same connections and duration, in the same run; by
  * requests per second and by the service's main-thread CPU per request (which hardly moves with
  * other load on the machine). Then `/conformance` probed every 50 ms while 2,000 POST /orders
- * arrive, 32 at a time (issue 20: it peaked at 5.3 s).
+ * arrive, 32 at a time (it once peaked at 5.3 s).
  * `npm run bench static-routes`.
  */
 import { blockedMs, ping, type Ping } from '../scripts/fuzz/canary.js';

@@ -2,7 +2,7 @@
  * Zone data over HTTP beside the raster read it needs: the demo COG (collection demo-elevation),
  * a level-4 IVEA7H zone over the Alps, at the default depth and one deeper. The HTTP figure is a
  * real request on a booted server (config/default.json, throwaway SQLite), its decoded-tile cache
- * warm. The reference (issue 16's row) is reading the raster window the request needs: the same box
+ * warm. The reference is reading the raster window the request needs: the same box
  * and overview through a reader that decodes its tiles (rasters.tileCacheBytes 0), the work a zone
  * data request did before the cache. The window read through the server's own reader, from its
  * cache, is printed beside it: what planning, zonal statistics, encoding and HTTP add to a read.
@@ -20,7 +20,7 @@ import type { RasterReader } from '../src/ports/raster-reader.js';
 import { GeoTiffRasterReader } from '../src/adapters/rasters/geotiff-raster-reader.js';
 import { DecodedTileCache } from '../src/adapters/rasters/decoded-tile-cache.js';
 import type { GridRegistry } from '../src/ports/grid-registry.js';
-import { reportRow } from './issue-table.js';
+import { reportRow } from './summary-table.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const COLLECTION = 'demo-elevation';

@@ -1,5 +1,5 @@
 /**
- * Zone info requests per second beside a restify hello-world (issue 16's row), on 1 and 2 threads
+ * Zone info requests per second beside a restify hello-world, on 1 and 2 threads
  * (1 and 2 processes of each, see http-throughput.ts), the same connections and duration for both,
  * in the same run. JSON with refined geometry (the defaults), in two runs: cycling through 200
  * IVEA7H zones of level 5, whose answers the service keeps (server.zoneInfoCacheBytes) after the
@@ -8,7 +8,7 @@
  * stringified per request.
  * `npm run bench zone-info`.
  */
-import { reportRow } from './issue-table.js';
+import { reportRow } from './summary-table.js';
 import { startBodyServer, startHelloWorld, startServices, throughput } from './http-throughput.js';
 
 const SECONDS = 8;

@@ -1,10 +1,10 @@
 /**
- * IVEA7H point -> numeric zone key in bulk (issue 16's row): i7hZoneKeysFromPoints (typed arrays in,
+ * IVEA7H point -> numeric zone key in bulk: i7hZoneKeysFromPoints (typed arrays in,
  * typed arrays out) on 1 and 2 worker threads (the points split in halves), beside the per-point
  * zoneKeyFromPoint call and h3-js latLngToCell at a resolution of similar zone area, in the same run
  * (alternating rounds, each figure's best kept).
  *
- * DGGAL (native C) is the issue's reference. With DGGAL_BULK naming a program that locates points in bulk
+ * DGGAL (native C) is the reference. With DGGAL_BULK naming a program that locates points in bulk
  * through DGGAL's C API (`<program> IVEA7H <level> <points file> [rounds]`: the file holds lon/lat pairs as
  * little-endian doubles, in degrees; it prints `<points> <best ns for all of them> <sum of the 64-bit zone
  * ids mod 2^64> <points without a zone>`), the bulk rows are measured beside it on the same points, on 1
@@ -30,7 +30,7 @@ import { i7hZoneKeysFromPoints } from '../src/domain/dggrs/lattices/7h/i7h-zone-
 import { locate } from '../src/domain/dggrs/lattices/7h/i7h-zone.js';
 import { iveaProjection } from '../src/domain/dggrs/projections/ivea-projection.js';
 import { randomPoints, rate } from './measure.js';
-import { reportRow } from './issue-table.js';
+import { reportRow } from './summary-table.js';
 
 const N = 200_000;
 const LEVEL = 9;

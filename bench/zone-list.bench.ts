@@ -1,11 +1,11 @@
 /**
- * Zone lists over HTTP (issue 16's rows): a page of about 10,000 zones as JSON and GeoJSON, requests per
+ * Zone lists over HTTP: a page of about 10,000 zones as JSON and GeoJSON, requests per
  * second on 1 and 2 threads (1 and 2 service processes, see http-throughput.ts), and each service's RSS
  * before, at the peak and 2 s after. The reference, measured in the same run, is the former route's work
  * for one request, in this process's CPU time: the level-by-level listing of the whole box (DGGAL's
  * descent) plus, for JSON, a description of every zone for the areas and, for GeoJSON, the former
  * encoding (every outline through the general clipping steps, features built as objects and
- * stringified). Then the level-8 request of issue 9. `npm run bench zone-list`.
+ * stringified). Then the level-8 request that once held the event loop for 20 to 46 s. `npm run bench zone-list`.
  */
 import { descentZonesInBBox } from '../test/unit/dggrs/bbox-descent-reference.js';
 import { createIvea7h } from '../src/domain/dggrs/grids/ivea-grids.js';
@@ -13,7 +13,7 @@ import { iveaProjection } from '../src/domain/dggrs/projections/ivea-projection.
 import type { BBox } from '../src/domain/dggrs/dggrs.js';
 import { outlineToRingsByClipping } from '../src/domain/geometry/rfc7946.js';
 import { loadavg } from 'node:os';
-import { reportRow } from './issue-table.js';
+import { reportRow } from './summary-table.js';
 import { MiB, startServices, throughput } from './http-throughput.js';
 
 const BOX: BBox = [0, 0, 19, 19];
