@@ -7,7 +7,7 @@ import { inject, injectable } from 'inversify';
 import { TOKENS } from '../tokens.js';
 import type { CollectionCatalog, Collection } from '../../ports/collection-catalog.js';
 import type { LakeDataset, LakePage, LakePageRequest, LakeReader } from '../../ports/lake-reader.js';
-import { withLakeFaults } from './lake-faults.js';
+import { withLakeFaults } from '../lake-faults.js';
 import { parseFilter, type RowSelection } from './row-selection.js';
 import { parseCql2Text, type Expr } from '../../domain/cql2/index.js';
 import { InvalidDatetimeError, parseDatetime } from '../../domain/time-interval.js';
@@ -80,7 +80,7 @@ export class ItemsService {
       // Resolve first: out-of-range items are 404 and bad parameters 400 before writing a file.
       const result = single ? await this.itemWithin(id, query.offset, query, s) : await this.pageWithin(id, query, s);
       const request = await this.request(result.collection, result.dataset, query, query.offset, query.limit, s);
-      const bytes = await withLakeFaults(() => this.lake.pageAsParquet(result.collection, request, geo));
+      const bytes = await withLakeFaults(result.collection.id, () => this.lake.pageAsParquet(result.collection, request, geo));
       return { bytes, result };
     });
   }
@@ -100,9 +100,9 @@ export class ItemsService {
 
   private async run(id: string, query: ItemsQuery, offset: number, limit: number, signal: AbortSignal): Promise<ItemsResult> {
     const collection = this.collection(id);
-    const dataset = await withLakeFaults(() => this.lake.describe(collection));
+    const dataset = await withLakeFaults(collection.id, () => this.lake.describe(collection));
     const request = await this.request(collection, dataset, query, offset, limit, signal);
-    const page = await withLakeFaults(() => this.lake.page(collection, request));
+    const page = await withLakeFaults(collection.id, () => this.lake.page(collection, request));
     return { collection, dataset, columns: request.columns, page };
   }
 

@@ -20,7 +20,7 @@ import { InvalidDatetimeError, parseDatetime } from '../../domain/time-interval.
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { LakeReader, LakeValue } from '../../ports/lake-reader.js';
-import { withLakeFaults } from './lake-faults.js';
+import { withLakeFaults } from '../lake-faults.js';
 import { zoneDepthParam } from '../zone-depth-param.js';
 import { InvalidRequestError, NotFoundError, UnsupportedFormatError, ValidationError } from '../../ports/errors.js';
 import { selectColumns } from './items-service.js';
@@ -88,7 +88,7 @@ export class ZoneFeaturesService {
     if (count > this.maxSubZones) {
       throw new ValidationError('Too many sub-zones', `zone-depth ${depth} below ${q.zoneId} has ${count} sub-zones; at most ${this.maxSubZones} (limits.maxSubZones). Use a smaller zone-depth.`);
     }
-    const dataset = await withLakeFaults(() => this.lake.describe(c));
+    const dataset = await withLakeFaults(c.id, () => this.lake.describe(c));
     const geometryColumn = dataset.geometryColumn;
     if (!geometryColumn) throw new UnsupportedFormatError(['dggs+json', 'json'], `${c.id} has no geometry column, so no features to place.`);
     const columns = selectColumns(dataset, { ...(q.properties ? { properties: q.properties } : {}), ...(q.excludeProperties ? { excludeProperties: q.excludeProperties } : {}), keepGeometry: false })
@@ -108,7 +108,7 @@ export class ZoneFeaturesService {
       ...(datetime && dataset.datetimeColumn ? { datetime } : {}),
       ...(q.filter !== undefined ? { filter: parseFilter(q.filter, q.filterLang ?? 'cql2-text') } : {}),
     };
-    const page = await this.lakeTime.run(signal, (s) => withLakeFaults(() => this.lake.page(c, { ...request, signal: s, workClass: 'zone-data' })));
+    const page = await this.lakeTime.run(signal, (s) => withLakeFaults(c.id, () => this.lake.page(c, { ...request, signal: s, workClass: 'zone-data' })));
     if (page.numberMatched > MAX_ZONE_FEATURES) {
       throw new ValidationError('Too many features', `${page.numberMatched} rows of ${c.id} lie in the extent of ${q.zoneId}; DGGS-JSON-FG carries at most ${MAX_ZONE_FEATURES}. Use a smaller zone, a filter or datetime.`);
     }

@@ -28,8 +28,8 @@ import type { ZoneData, ZoneDataRequest, ZoneRowsQuery } from '../../domain/zone
 import { pointOfWkb } from '../../domain/aggregation/wkb-point.js';
 import { ZonePointAggregator, ZonesMet } from '../../domain/aggregation/zone-points.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
-import { LakeNotFoundError, type LakePointScanRequest, type LakeReader, type LakeWork, type PointBatch, type RowFilter } from '../../ports/lake-reader.js';
-import { NotFoundError } from '../../ports/errors.js';
+import type { LakePointScanRequest, LakeReader, LakeWork, PointBatch, RowFilter } from '../../ports/lake-reader.js';
+import { withLakeFaults } from '../lake-faults.js';
 import { runStepped } from '../../ports/event-loop-turns.js';
 import type { ZoneBinner, ZoneBinningSession, ZoneBins } from '../../ports/zone-binner.js';
 import { medianBoundFault, requestBox, rowAggregation, rowZoneData, zoneQueryBoxes } from './row-zone-data.js';
@@ -59,11 +59,8 @@ export class LakeZoneDataSource implements ZoneDataSource {
   async fields(collection: Collection): Promise<Record<string, FieldMeta>> {
     const all = await this.lake.fields(collection);
     // The lake reads a collection without files as one without fields; for zone data that is no
-    // field to select, and the answer must say why (there is no data yet), not list no fields.
-    if (Object.keys(all).length === 0) await this.lake.describe(collection).catch((e: unknown) => {
-      if (e instanceof LakeNotFoundError) throw new NotFoundError('Collection has no lake data', `Collection "${collection.id}" has no data files yet: no parquet files were found in its lake folder.`);
-      throw e;
-    });
+    // field to select, and the answer must say why (there is no data yet), as items say it.
+    if (Object.keys(all).length === 0) await withLakeFaults(collection.id, () => this.lake.describe(collection));
     return Object.fromEntries(Object.entries(all).filter(([, m]) => m.type === 'number' || m.type === 'integer').map(([k, m]) => [k, { ...m, svc_dggs_stat: 'mean' }]));
   }
 
