@@ -1,5 +1,5 @@
-import type { z } from 'zod';
 import { configSchema } from './config-schema.js';
+import { defOf, unwrapSchema as unwrap, type Def, type Schema, type Unwrapped } from './schema-wrappers.js';
 
 /**
  * The configuration reference (docs/configuration.md), written from the config schema itself so
@@ -24,61 +24,6 @@ export interface ConfigKeyDoc {
   variant?: string;
 }
 
-interface Def {
-  type: string;
-  innerType?: Schema;
-  defaultValue?: unknown;
-  shape?: Record<string, Schema>;
-  options?: Schema[];
-  discriminator?: string;
-  element?: Schema;
-  items?: Schema[];
-  valueType?: Schema;
-  entries?: Record<string, string | number>;
-  values?: unknown[];
-  checks?: Array<{ _zod: { def: CheckDef } }>;
-  in?: Schema;
-  getter?: () => Schema;
-}
-interface CheckDef {
-  check: string;
-  format?: string;
-  pattern?: RegExp;
-  value?: number;
-  inclusive?: boolean;
-  minimum?: number;
-  maximum?: number;
-}
-type Schema = z.ZodType | { _zod: { def: Def }; description?: string };
-
-const defOf = (s: Schema): Def => (s as { _zod: { def: Def } })._zod.def;
-
-/** The schema under its wrappers, with what the wrappers say. */
-interface Unwrapped {
-  core: Schema;
-  description: string | undefined;
-  optional: boolean;
-  nullable: boolean;
-  defaultValue?: { value: unknown };
-}
-
-function unwrap(schema: Schema): Unwrapped {
-  const out: Unwrapped = { core: schema, description: undefined, optional: false, nullable: false };
-  let s: Schema = schema;
-  for (let i = 0; i < 20; i++) {
-    out.description ??= (s as { description?: string }).description;
-    const def = defOf(s);
-    if (def.type === 'optional') out.optional = true;
-    else if (def.type === 'nullable') out.nullable = true;
-    else if ((def.type === 'default' || def.type === 'prefault') && out.defaultValue === undefined) out.defaultValue = { value: def.defaultValue };
-    else if (!['readonly', 'catch', 'nonoptional', 'pipe', 'lazy', 'default', 'prefault'].includes(def.type)) break;
-    const next = def.type === 'pipe' ? def.in : def.type === 'lazy' ? def.getter?.() : def.innerType;
-    if (!next) break;
-    s = next;
-  }
-  out.core = s;
-  return out;
-}
 
 const code = (v: string): string => '`' + v + '`';
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { configSchema, type Config } from './config-schema.js';
 import { nearest } from './near-key.js';
+import { unwrapSchema } from './schema-wrappers.js';
 
 export class ConfigError extends Error {}
 
@@ -203,14 +204,9 @@ function keysOf(schema: z.ZodType | undefined): string[] {
   return [];
 }
 
+/** The schema under its wrappers (optional, default, prefault...), as the configuration reference sees it too. */
 function unwrap(schema: z.ZodType | undefined): unknown {
-  let s: unknown = schema;
-  for (let i = 0; i < 5 && s; i++) {
-    const inner = (s as { _zod?: { def?: { innerType?: unknown } } })._zod?.def?.innerType;
-    if (!inner) return s;
-    s = inner;
-  }
-  return s;
+  return schema && unwrapSchema(schema).core;
 }
 
 function parseValue(value: string): unknown {
