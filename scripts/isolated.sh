@@ -33,6 +33,8 @@ fi
 # From here on: inside the private namespace; mounts made here vanish with it.
 parent=$(dirname "$repo")
 [ "$parent" = "$repo" ] && { echo "isolated.sh: the repository is the file system root; nothing to hide" >&2; exit 1; }
+# Where kept targets wait while their places are covered. mktemp may put it beside the repository
+# (a checkout in /tmp): it is then passed over below, never covered, so it can be removed.
 stash=$(mktemp -d)
 
 # The repository's top-level links whose targets lie beside it: keep their targets reachable.
@@ -52,7 +54,7 @@ done
 hidden=0
 for entry in "$parent"/* "$parent"/.[!.]* "$parent"/..?*; do
   [ -e "$entry" ] || [ -L "$entry" ] || continue
-  [ "$entry" = "$repo" ] && continue
+  [ "$entry" = "$repo" ] || [ "$entry" = "$stash" ] && continue
   if [ -L "$entry" ]; then
     continue # a link beside the repository leads into something hidden here, or outside the parent
   elif [ -d "$entry" ]; then
@@ -74,7 +76,7 @@ rm -rf "$stash"
 # Read-only once the kept targets have their mount points: a test that writes beside the
 # repository fails too, instead of writing into the tmpfs.
 for entry in "$parent"/* "$parent"/.[!.]* "$parent"/..?*; do
-  [ "$entry" = "$repo" ] && continue
+  [ "$entry" = "$repo" ] || [ "$entry" = "$stash" ] && continue
   if [ -d "$entry" ] && [ ! -L "$entry" ] && mountpoint -q "$entry"; then mount -o remount,ro,bind "$entry"; fi
 done
 
