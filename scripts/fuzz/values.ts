@@ -94,6 +94,27 @@ export const AUTHORIZATIONS = (token: string): string[] => [
 
 export const METHODS: string[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'PURGE', 'LINK', 'SEARCH', 'get', 'FOO', 'G ET'];
 
+/**
+ * Forwarded headers, read because the fuzzed service trusts its loopback peer as a proxy: well-formed
+ * ones (which may move links and the logged client, nothing else) and malformed ones (400).
+ */
+export const FORWARDED_VALID: [string, string][] = [
+  ['Forwarded', 'for=192.0.2.60;proto=https;host=public.example'], ['Forwarded', 'for="[2001:db8::17]:4711";proto=http'], ['Forwarded', 'for=unknown, for=127.0.0.1'],
+  ['Forwarded', 'for=_hidden;by=_proxy'], ['Forwarded', 'proto=https'], ['Forwarded', `for=8.8.8.8, ${'for=127.0.0.1, '.repeat(500)}for=127.0.0.1`], ['Forwarded', 'FOR=1.2.3.4;PROTO=HTTPS;HOST="a.example:8443"'],
+  ['X-Forwarded-For', '8.8.8.8, 127.0.0.1'], ['X-Forwarded-For', `1.1.1.1, ${'127.0.0.1, '.repeat(1000)}127.0.0.1`], ['X-Forwarded-Proto', ''], ['X-Forwarded-For', '2001:db8::1'], ['X-Forwarded-For', 'garbage, 9.9.9.9'],
+  ['X-Forwarded-Proto', 'https'], ['X-Forwarded-Proto', 'https, http'], ['X-Forwarded-Host', 'public.example:8443'], ['X-Forwarded-Port', '443'],
+  ['X-Forwarded-Prefix', '/sub/api'], ['X-Forwarded-Prefix', '/'], ['X-Forwarded-Prefix', '/a%20b/'], ['X-Forwarded-Host', '[::1]'],
+];
+export const FORWARDED_MALFORMED: [string, string][] = [
+  ['Forwarded', 'for='], ['Forwarded', 'for=1.2.3.4;'], ['Forwarded', 'for="1.2.3.4'], ['Forwarded', 'for=2001:db8::1'], ['Forwarded', 'for=999.1.1.1'], ['Forwarded', 'for="[zz::1]"'],
+  ['Forwarded', 'for=1.2.3.4;proto=gopher'], ['Forwarded', 'for=1.2.3.4;host="a/b"'], ['Forwarded', 'host="x/admin/status?"'], ['Forwarded', ';;,,'], ['Forwarded', 'for=a b'],
+  ['Forwarded', `for="${'\\'.repeat(3000)}"`], ['Forwarded', 'for=é'],
+  ['X-Forwarded-For', 'garbage'], ['X-Forwarded-For', '1.2.3.4:5678'], ['X-Forwarded-For', '8.8.8.8, not-an-ip'], ['X-Forwarded-Proto', 'gopher'], ['X-Forwarded-Proto', 'https,'],
+  ['X-Forwarded-Host', 'x/admin/status?'], ['X-Forwarded-Host', 'a:99999'], ['X-Forwarded-Host', 'user@evil.com'], ['X-Forwarded-Port', '0'], ['X-Forwarded-Port', '80x'],
+  ['X-Forwarded-Port', '65536'], ['X-Forwarded-Prefix', 'sub'], ['X-Forwarded-Prefix', '/a/../admin'], ['X-Forwarded-Prefix', '/a//b'], ['X-Forwarded-Prefix', '/a?b'],
+  ['X-Forwarded-Prefix', '/a#b'], ['X-Forwarded-Prefix', '/%zz'], ['X-Forwarded-Prefix', `/${'a'.repeat(300)}`], ['X-Forwarded-Prefix', '/a\\b'], ['X-Forwarded-Prefix', '/<script>'],
+];
+
 /** Other request headers with a history of tripping servers. */
 export const OTHER_HEADERS: [string, string][] = [
   ['X-Forwarded-For', '127.0.0.1'], ['X-Forwarded-Host', 'evil.com'], ['X-Forwarded-Proto', 'gopher'], ['Forwarded', 'for=127.0.0.1;host=evil.com;proto=https'],

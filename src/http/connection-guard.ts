@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isIPv6, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Response } from 'restify';
-import { ConnectionSlots } from './connection-slots.js';
+import { ClientRequests, ConnectionSlots, peerKey } from './connection-slots.js';
 import { toApiError } from './error-mapper.js';
 import { send } from './route.js';
 import { ExpectationFailedError, HeadersTooLargeError, MalformedRequestError, MethodNotAllowedError, RequestTimeoutError, TooManyConnectionsError, UriTooLongError } from './http-errors.js';
@@ -30,6 +30,11 @@ export interface SocketAnswerLog {
 export interface ConnectionGuard {
   /** True for a connection that was refused (its answer is already written). */
   refused(socket: Socket): boolean;
+  /**
+   * Counts a request a trusted proxy forwarded for `client` until its response closes; throws
+   * TooManyConnectionsError (429) when that client already has maxConnectionsPerPeer in flight.
+   */
+  admitProxied(res: ServerResponse, client: string | null): void;
 }
 
 /**
@@ -37,9 +42,11 @@ export interface ConnectionGuard {
  * (at the total cap a connection serving no request gives its slot to a new one: see
  * ConnectionSlots), head/request/keep-alive/idle timeouts, the request head size, and an ApiError answer (written
  * on the socket, since there is no response object) for everything Node's parser refuses.
+ * A trusted proxy's connection (`isProxy`) counts in the total only: it carries many clients,
+ * whose requests in flight are bounded one by one instead (admitProxied).
  * Call before `listen` (Node reads the connection-check interval then).
  */
-export function guardConnections(httpServer: Server, limits: ConnectionLimits, answers?: SocketAnswerLog): ConnectionGuard {
+export function guardConnections(httpServer: Server, limits: ConnectionLimits, answers?: SocketAnswerLog, isProxy: (socket: Socket) => boolean = () => false): ConnectionGuard {
   // restify creates the server without options; Node reads these constructor options from the
   // instance (per connection, per request, and at listen), so setting them before listen works.
   const server = httpServer as Server & NodeServerOptions;
@@ -58,13 +65,14 @@ export function guardConnections(httpServer: Server, limits: ConnectionLimits, a
 
   const refusedSockets = new WeakSet<Socket>();
   const slots = new ConnectionSlots<Socket>(limits.maxConnections, limits.maxConnectionsPerPeer);
+  const clients = new ClientRequests(limits.maxConnectionsPerPeer);
   const refuse = (socket: Socket, err: TooManyConnectionsError) => {
     refusedSockets.add(socket);
     answerOnSocket(socket, err, answers);
   };
 
   server.on('connection', (socket: Socket) => {
-    const admission = slots.admit(socket, peerKey(socket.remoteAddress));
+    const admission = slots.admit(socket, peerKey(socket.remoteAddress), !isProxy(socket));
     if (!admission.admitted) {
       refuse(socket, new TooManyConnectionsError(admission.scope, admission.scope === 'peer' ? limits.maxConnectionsPerPeer : limits.maxConnections));
       return;
@@ -107,7 +115,14 @@ export function guardConnections(httpServer: Server, limits: ConnectionLimits, a
     answerOnSocket(socket, new MethodNotAllowedError('CONNECT is not supported: this is not a proxy.'), answers, req);
   });
 
-  return { refused: (socket) => refusedSockets.has(socket) };
+  return {
+    refused: (socket) => refusedSockets.has(socket),
+    admitProxied(res, client) {
+      const key = peerKey(client);
+      if (!clients.start(key)) throw new TooManyConnectionsError('client', limits.maxConnectionsPerPeer);
+      res.once('close', () => clients.end(key));
+    },
+  };
 }
 
 interface NodeServerOptions {
@@ -173,15 +188,4 @@ function inRequestLine(err: { rawPacket?: Buffer; bytesParsed?: number }): boole
   const parsed = packet.subarray(0, err.bytesParsed ?? packet.length);
   const start = parsed.lastIndexOf('\r\n\r\n');
   return !parsed.subarray(start < 0 ? 0 : start + 4).includes('\n');
-}
-
-/** Connections are counted per IPv4 address, and per /64 for IPv6 (one host usually holds a whole /64). */
-function peerKey(address: string | undefined): string {
-  const a = (address ?? '').replace(/^::ffff:/, '');
-  if (!isIPv6(a)) return a;
-  const [head = '', tail = ''] = a.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = a.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '').toLowerCase()).join(':') + '::/64';
 }

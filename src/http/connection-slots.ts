@@ -1,3 +1,5 @@
+import { isIPv6 } from 'node:net';
+
 /** What admitting a new connection decided. */
 export type Admission<C> =
   | { admitted: true; /** A connection that gave up its slot for this one: answer and close it. */ evicted?: C }
@@ -29,9 +31,10 @@ export class ConnectionSlots<C> {
     return this.held.size;
   }
 
-  admit(conn: C, peerKey: string): Admission<C> {
+  /** `perPeer` false: the connection counts in the total only (a trusted proxy's, which carries many clients). */
+  admit(conn: C, peerKey: string, perPeer = true): Admission<C> {
     const peer = this.peers.get(peerKey) ?? { open: 0, idle: new Set<C>() };
-    if (peer.open >= this.maxPerPeer) return { admitted: false, scope: 'peer' };
+    if (perPeer && peer.open >= this.maxPerPeer) return { admitted: false, scope: 'peer' };
     let evicted: C | undefined;
     if (this.held.size >= this.maxTotal) {
       evicted = this.idlest();
@@ -80,4 +83,39 @@ export class ConnectionSlots<C> {
     for (const peer of this.peers.values()) if (peer.idle.size > (most?.idle.size ?? 0)) most = peer;
     return most?.idle.values().next().value;
   }
+}
+
+/**
+ * Requests in flight per client, for the clients a trusted proxy forwards: their connections are
+ * the proxy's, so the per-peer connection bound cannot tell them apart.
+ */
+export class ClientRequests {
+  private readonly inFlight = new Map<string, number>();
+
+  constructor(private readonly maxPerClient: number) {}
+
+  /** Counts a request of `clientKey`; false (and not counted) when the client already has its maximum in flight. */
+  start(clientKey: string): boolean {
+    const n = this.inFlight.get(clientKey) ?? 0;
+    if (n >= this.maxPerClient) return false;
+    this.inFlight.set(clientKey, n + 1);
+    return true;
+  }
+
+  end(clientKey: string): void {
+    const n = this.inFlight.get(clientKey) ?? 0;
+    if (n <= 1) this.inFlight.delete(clientKey);
+    else this.inFlight.set(clientKey, n - 1);
+  }
+}
+
+/** Clients are counted per IPv4 address, and per /64 for IPv6 (one host usually holds a whole /64); other names as they are. */
+export function peerKey(address: string | null | undefined): string {
+  const a = (address ?? '').replace(/^::ffff:/, '');
+  if (!isIPv6(a)) return a;
+  const [head = '', tail = ''] = a.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = a.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '').toLowerCase()).join(':') + '::/64';
 }

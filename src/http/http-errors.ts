@@ -72,14 +72,21 @@ export class UnsupportedMediaTypeError extends HttpRefusal {
 }
 
 export class TooManyConnectionsError extends HttpRefusal {
-  /** 429 when this peer holds too many connections, 503 when the whole server does. */
-  constructor(scope: 'peer' | 'server', max: number) {
+  /**
+   * 429 when this peer holds too many connections, or a client behind a trusted proxy has too
+   * many requests in flight (its proxy's connection stays open: it carries other clients); 503
+   * when the whole server holds its maximum of connections.
+   */
+  constructor(scope: 'peer' | 'client' | 'server', max: number) {
     super(
-      scope === 'peer' ? 429 : 503,
-      'Too many connections',
+      scope === 'server' ? 503 : 429,
+      scope === 'client' ? 'Too many requests' : 'Too many connections',
       scope === 'peer'
         ? `A client address may hold at most ${max} open connections (server.maxConnectionsPerPeer); close idle ones or reuse them.`
-        : `The server holds its maximum of ${max} open connections (server.maxConnections); retry shortly.`,
+        : scope === 'client'
+          ? `A client behind a trusted proxy may have at most ${max} requests in flight (server.maxConnectionsPerPeer); wait for answers before sending more.`
+          : `The server holds its maximum of ${max} open connections (server.maxConnections); retry shortly.`,
+      scope === 'client' ? { 'Retry-After': '1' } : {},
     );
   }
 }

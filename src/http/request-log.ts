@@ -23,7 +23,10 @@ export function requestIdFrom(header: string | string[] | undefined): string {
 /** What an operator reads of one answer; docs/logging.md describes each field. */
 export interface RequestLogLine {
   requestId: string;
+  /** The client's address: the peer's, or the one a trusted proxy forwarded. */
   client: string | null;
+  /** The connection's peer, when it is not the client (a trusted proxy's address). */
+  peer?: string;
   method: string | null;
   route: string | null;
   url: string | null;
@@ -58,6 +61,7 @@ interface Tracked {
   url: string | null;
   /** Read as the request arrives: a closed socket no longer knows its peer. */
   client: string | null;
+  peer: string | null;
   /** The guard answered this request on its socket (a timed-out body): that answer is its line. */
   answeredOnSocket: boolean;
 }
@@ -67,8 +71,9 @@ interface Tracked {
  * client left. Responses are observed where they arrive on Node's server, beneath restify, so
  * refusals of the request-target check, restify's own 404/405 and routed answers are logged
  * alike; answers the connection guard writes straight to a socket come through `begin`.
+ * `addresses` says who sent a request (the client a trusted proxy forwarded, and the peer).
  */
-export function createRequestLog(logger: Logger): RequestLog {
+export function createRequestLog(logger: Logger, addresses: (req: IncomingMessage) => { client: string | null; peer: string | null } = socketAddresses): RequestLog {
   const tracked = new WeakMap<IncomingMessage, Tracked>();
   // Sockets the guard answered itself (a refused connection): a request parsed on one afterwards
   // is never answered, and its answer is already logged.
@@ -81,7 +86,7 @@ export function createRequestLog(logger: Logger): RequestLog {
       route: null,
       started: performance.now(),
       url: req.url ?? null,
-      client: clientAddress(req.socket),
+      ...addresses(req),
       answeredOnSocket: false,
     };
     const { started } = entry;
@@ -129,6 +134,7 @@ export function createRequestLog(logger: Logger): RequestLog {
       const line: RequestLogLine = {
         requestId: entry.id,
         client: entry.client,
+        ...peerField(entry),
         method: req.method ?? null,
         route: entry.route,
         url: entry.url === null ? null : shortened(entry.url),
@@ -161,7 +167,7 @@ export function createRequestLog(logger: Logger): RequestLog {
       if (entry) entry.answeredOnSocket = true;
       const started = entry?.started ?? now;
       const requestId = entry?.id ?? requestIdFrom(req?.headers['x-request-id']);
-      const client = entry ? entry.client : clientAddress(socket);
+      const { client, peer } = entry ?? { client: clientAddress(socket), peer: null };
       const url = entry ? entry.url : (req?.url ?? null);
       return {
         headers: { [REQUEST_ID_HEADER]: requestId },
@@ -169,6 +175,7 @@ export function createRequestLog(logger: Logger): RequestLog {
           const line: RequestLogLine = {
             requestId,
             client,
+            ...peerField({ client, peer }),
             method: req?.method ?? null,
             route: entry?.route ?? null,
             url: url === null ? null : shortened(url),
@@ -187,6 +194,15 @@ export function createRequestLog(logger: Logger): RequestLog {
 
 function carriesBody(req: IncomingMessage, res: ServerResponse): boolean {
   return req.method !== 'HEAD' && res.statusCode !== 204 && res.statusCode !== 304;
+}
+
+function socketAddresses(req: IncomingMessage): { client: string | null; peer: string | null } {
+  const peer = clientAddress(req.socket);
+  return { client: peer, peer };
+}
+
+function peerField({ client, peer }: { client: string | null; peer: string | null }): { peer?: string } {
+  return peer !== null && peer !== client ? { peer } : {};
 }
 
 /** The peer's address as the socket saw it (an IPv4 peer on a dual-stack socket without its ::ffff: prefix). */

@@ -84,12 +84,34 @@ function parseAbsolute(target: string): URL {
   return url;
 }
 
-/** The base of the links a response writes: the configured public URL, the request's authority, or the address the client reached. */
-export function baseUrlFor(publicBaseUrl: string | undefined, authority: string | undefined, socket: Socket): string {
+/** What trusted proxies say the client asked for (see forwarded.ts); each part absent when none said. */
+export interface ForwardedTarget {
+  proto?: 'http' | 'https';
+  /** `host[:port]`, validated. */
+  host?: string;
+  port?: number;
+  /** The path prefix the proxy strips (`/sub`), '' for none. */
+  prefix: string;
+}
+
+/**
+ * The base of the links a response writes: the configured public URL; else the scheme, host and
+ * prefix trusted proxies forwarded, completed by the request's authority (or the address the
+ * client reached) and plain http.
+ */
+export function baseUrlFor(publicBaseUrl: string | undefined, authority: string | undefined, forwarded: ForwardedTarget, socket: Socket): string {
   if (publicBaseUrl) return publicBaseUrl;
-  if (authority) return `http://${authority}`;
+  const scheme = forwarded.proto ?? 'http';
+  const host = forwarded.host ?? authority ?? localAuthority(socket);
+  // URL drops the scheme's default port (https://x:443 is https://x).
+  const url = new URL(`${scheme}://${host}`);
+  if (forwarded.port !== undefined) url.port = String(forwarded.port);
+  return url.origin + forwarded.prefix;
+}
+
+function localAuthority(socket: Socket): string {
   const address = (socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
-  return `http://${isIPv6(address) ? `[${address}]` : address}:${socket.localPort ?? 80}`;
+  return `${isIPv6(address) ? `[${address}]` : address}:${socket.localPort ?? 80}`;
 }
 
 /** Header names and values, as Node's parser counts them against maxHeaderSize (its strings hold one byte per character). */

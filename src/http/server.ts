@@ -12,6 +12,7 @@ import { bearerChallenge } from './bearer-challenge.js';
 import { HttpRefusal } from './http-errors.js';
 import { clientGoneSignal } from './client-gone.js';
 import { createRequestLog } from './request-log.js';
+import { createForwarding } from './forwarded.js';
 import { AppError } from '../ports/errors.js';
 
 export type HttpLimits = ConnectionLimits & { maxBodyBytes: number };
@@ -20,6 +21,8 @@ export interface HttpServerOptions {
   routes: AnyRoute[];
   logger: Logger;
   publicBaseUrl?: string;
+  /** Peers whose forwarded headers are believed (proxy-addr trust values); none when absent. */
+  trustedProxies?: readonly string[];
   limits: HttpLimits;
   /** Called (and awaited) before a secured route reads its body; throws NotAuthenticatedError to refuse. */
   authenticate: (req: Request) => void | Promise<void>;
@@ -38,9 +41,10 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   // noWriteContinue: `100 Continue` is sent only once the request may send its body (after auth).
   const server = restify.createServer({ name: 'dggs-api', handleUncaughtExceptions: false, ignoreTrailingSlash: true, strictFormatters: false, noWriteContinue: true } as restify.ServerOptions);
   // Before restify's own listener, so every answer, restify's included, carries the request id.
-  const requestLog = createRequestLog(opts.logger);
+  const forwarding = createForwarding(opts.trustedProxies ?? []);
+  const requestLog = createRequestLog(opts.logger, (req) => forwarding.addresses(req));
   requestLog.observe(server.server);
-  const connections = guardConnections(server.server, opts.limits, requestLog);
+  const connections = guardConnections(server.server, opts.limits, requestLog, (socket) => forwarding.trusts(socket));
   // The request line and Host are checked before restify parses them (it builds its URL from both).
   const authorities = new WeakMap<Request, string | undefined>();
   // `first` handlers run on each request before restify touches it (missing from @types/restify).
@@ -48,6 +52,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     if (connections.refused(req.socket)) return false;
     try {
       authorities.set(req, admitRequestTarget(req, opts.limits));
+      const forwarded = forwarding.of(req);
+      if (forwarded.proxied) connections.admitProxied(res, forwarded.client);
       req.getUrl();
       return true;
     } catch (err) {
@@ -57,7 +63,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   });
   server.use(restify.plugins.queryParser({ mapParams: false, allowDots: false, plainObjects: true, parameterLimit: 200 }));
 
-  const baseUrlOf = (req: Request) => baseUrlFor(opts.publicBaseUrl, authorities.get(req), req.socket);
+  const baseUrlOf = (req: Request) => baseUrlFor(opts.publicBaseUrl, authorities.get(req), forwarding.of(req), req.socket);
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'Bearer token issued by the operator' });
 

@@ -50,6 +50,7 @@ export function bindHttp(c: Container, config: Config): void {
       routes: ctx.get<RouteModule[]>(TOKENS.RouteModules).flatMap((m) => m.routes),
       logger: ctx.get<Logger>(TOKENS.Logger),
       publicBaseUrl: config.server.publicBaseUrl,
+      trustedProxies: config.server.trustedProxies,
       limits: config.server,
       authenticate: (req) => guard.authenticate(req),
     });

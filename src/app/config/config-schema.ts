@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isIP } from 'node:net';
+import proxyaddr from 'proxy-addr';
 
 /**
  * The service configuration, validated at start-up. One schema gives the TypeScript type,
@@ -17,6 +18,16 @@ function isCidr(s: string): boolean {
   const [a = '', p] = s.split('/');
   const max = isIP(a) === 4 ? 32 : isIP(a) === 6 ? 128 : -1;
   return max > 0 && (p === undefined || (/^\d+$/.test(p) && Number(p) <= max));
+}
+
+/** A value proxy-addr's `compile` accepts (the same function that decides trust at run time). */
+function isTrustValue(s: string): boolean {
+  try {
+    proxyaddr.compile(s);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const fieldSchema = z.object({
@@ -111,19 +122,23 @@ export const configSchema = z.object({
     .object({
       host: z.string().default('0.0.0.0').describe('Address the service listens on (`HOST` overrides it).'),
       port: z.number().int().min(0).max(65535).default(8080).describe('Port the service listens on (`PORT` overrides it; 0: any free port).'),
-      publicBaseUrl: z.string().url().optional().describe('Base of the links the service writes; derived from the listening address when absent.'),
+      publicBaseUrl: z.string().url().optional().describe('Base of the links the service writes. When absent it is taken from each request: the scheme, host and path prefix a trusted proxy forwards, else the Host header. When set it wins over forwarded values.'),
       maxBodyBytes: positiveInt(1_048_576).describe('Request body bound, counted after decoding any Content-Encoding.'),
       requestTimeoutMs: positiveInt(60_000).describe('Time for a request\'s line, headers and body to arrive (not the time to answer it).'),
       headersTimeoutMs: positiveInt(10_000).describe('Time for the request line and headers to arrive.'),
       keepAliveTimeoutMs: positiveInt(5_000).describe('An idle keep-alive connection closes after this.'),
       idleTimeoutMs: positiveInt(30_000).describe('A connection with no traffic closes after this, unless its request is still being computed.'),
       maxConnections: positiveInt(1024).describe('Open connections in all. At the cap a connection serving no request gives up its slot to a newcomer; once every slot serves a request, newcomers get 503.'),
-      maxConnectionsPerPeer: positiveInt(128).describe('Per client address (IPv6: per /64). Behind a reverse proxy every client shares its address: raise it.'),
+      maxConnectionsPerPeer: positiveInt(128).describe('Open connections per client address (IPv6: per /64). A trusted proxy (`trustedProxies`) is exempt; the requests in flight of each client it forwards are held to this bound instead (429 past it).'),
       maxUrlBytes: positiveInt(16_384).describe('Request target (path and query) bound: 414 above.'),
       maxHeaderBytes: positiveInt(16_384).describe('Header names and values in all: 431 above.'),
       logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino log level; `info` logs every request with its status and time.'),
       idleMemoryReleaseMiB: nonNegativeInt(64).describe('After a second of idle event loop, a heap grown by this much (MiB) since the last release is collected and given back (0: never).'),
       zoneInfoCacheBytes: nonNegativeInt(8 * 1024 * 1024).describe('Encoded zone info answers of the grids (not of collections) kept, in bytes (0: none).'),
+      trustedProxies: z
+        .array(z.string().refine(isTrustValue, 'a proxy-addr trust value: `loopback`, `linklocal`, `uniquelocal`, an IP address or a CIDR range such as 10.0.0.0/8'))
+        .default([])
+        .describe('Peers whose `Forwarded` / `X-Forwarded-*` headers are believed (`loopback`, `linklocal`, `uniquelocal`, addresses, CIDR ranges): they give the client\'s address, scheme, host and path prefix (see docs/operations.md). Empty: every such header is ignored.'),
     })
     .describe('HTTP listener, connection and request bounds.')
     .prefault({}),
