@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const store = container.get<import('../src/ports/datastore.js').TokenStore>(TOKENS.TokenStore);
   try {
     const status = config.datastore.autoInitialize ? await admin.initialize() : await admin.status();
-    if (!status.initialized) fail('the datastore is not initialised yet: POST /admin/initialize on the service host first', 1);
+    if (!status.initialized) fail('the datastore is not initialised yet: POST /admin/initialize on the admin listener (server.admin) first, or set datastore.autoInitialize', 1);
     if (command.kind === 'create') {
       const token = newToken();
       const record = await store.createToken(command.owner, sha256Hex(token), command.label);

@@ -2,6 +2,7 @@
 import 'reflect-metadata';
 import { loadConfig, ConfigError } from './app/config/load-config.js';
 import { createApp } from './app/container.js';
+import { describeListener } from './http/listener.js';
 import { startIdleMemoryRelease } from './app/idle-memory-release.js';
 
 const STOP_GRACE_MS = 10_000;
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
   }
   const shown = config.server.host === '0.0.0.0' ? 'localhost' : config.server.host;
   app.logger.info({ port }, `dggs-api listening on ${config.server.publicBaseUrl ?? `http://${shown}:${port}`}`);
+  const admin = app.adminListener();
+  app.logger.info({ admin: admin ?? null }, admin ? `admin routes listening on ${describeListener(admin)}` : 'no admin listener (server.admin): the admin routes are not served');
   const stop = (signal: string) => {
     app.logger.info({ signal }, 'stopping');
     // close() waits for open requests; a client that never finishes one must not keep us up.

@@ -13,7 +13,9 @@ import { bindDatastore } from './composition/datastore.js';
 import { bindAuth } from './composition/auth.js';
 import { bindJobs } from './composition/jobs.js';
 import { bindHttp } from './composition/http.js';
+import { bindAdmin } from './composition/admin.js';
 import type { HttpServer } from '../http/server.js';
+import { closeListener, listenAt, type ListenAt } from '../http/listener.js';
 import type { DatastoreAdmin } from '../ports/datastore.js';
 import type { LakeReader } from '../ports/lake-reader.js';
 import type { JobRunner } from './orders/job-runner.js';
@@ -26,7 +28,7 @@ import type { JobRunner } from './orders/job-runner.js';
 export function buildContainer(config: Config, logger?: Logger): Container {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind(TOKENS.Logger).toConstantValue(logger ?? pino({ level: config.server.logLevel, name: 'dggs-api' }));
-  for (const bind of [bindGrids, bindCollections, bindLake, bindRasters, bindRemote, bindZoneData, bindDatastore, bindAuth, bindJobs, bindHttp]) bind(c, config);
+  for (const bind of [bindGrids, bindCollections, bindLake, bindRasters, bindRemote, bindZoneData, bindDatastore, bindAuth, bindJobs, bindHttp, bindAdmin]) bind(c, config);
   return c;
 }
 
@@ -34,8 +36,10 @@ export interface App {
   container: Container;
   http: HttpServer;
   logger: Logger;
-  /** Listens; resolves with the bound port. */
+  /** Listens (the admin listener too, when configured); resolves with the public bound port. */
   listen(): Promise<number>;
+  /** Where the admin listener listens once listen() resolved (the bound port, the socket's path); undefined without one. */
+  adminListener(): ListenAt | undefined;
   close(): Promise<void>;
 }
 
@@ -62,22 +66,33 @@ export async function createApp(config: Config, logger?: Logger): Promise<App> {
   if (config.datastore.autoInitialize) await datastore.initialize();
   const http = container.get<HttpServer>(TOKENS.HttpServer);
   const server = http.server;
+  const admin = config.server.admin ? container.get<HttpServer>(TOKENS.AdminHttpServer).server : undefined;
+  let adminAt: ListenAt | undefined;
   const runner = container.get<JobRunner>(TOKENS.JobRunner);
   if (config.orders.runInServer) await runner.start();
   return {
     container,
     http,
     logger: container.get<Logger>(TOKENS.Logger),
-    listen: () =>
-      new Promise((resolve, reject) => {
+    listen: async () => {
+      const port = await new Promise<number>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.server.port, config.server.host, () => {
           resolveSelf(config, server.address().port);
           resolve(server.address().port);
         });
-      }),
+      });
+      try {
+        if (admin && config.server.admin) adminAt = await listenAt(admin.server, config.server.admin);
+      } catch (err) {
+        server.close();
+        throw err;
+      }
+      return port;
+    },
+    adminListener: () => adminAt,
     close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), admin && closeListener(admin.server, adminAt)]);
       await runner.stop();
       await Promise.all([datastore.close(), container.get<LakeReader>(TOKENS.LakeReader).close()]);
     },

@@ -53,4 +53,5 @@ export const TOKENS = {
   RouteModules: Symbol.for('RouteModules'),
   Conformance: Symbol.for('Conformance'),
   HttpServer: Symbol.for('HttpServer'),
+  AdminHttpServer: Symbol.for('AdminHttpServer'),
 } as const;

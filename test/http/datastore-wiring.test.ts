@@ -29,14 +29,14 @@ describe('HTTP: datastore wiring, readiness and faults', function () {
   });
 
   it('answers 503 ApiError on /conformance, /concepts and /orders until an operator initialises', async () => {
-    const s = await startTestServer({ datastore: { kind: 'sqlite', file: ':memory:', autoInitialize: false }, auth: { tokenSha256: [sha256Hex('t0k3n')] } });
+    const s = await startTestServer({ server: { host: '127.0.0.1', port: 0, logLevel: 'silent', admin: { port: 0 } }, datastore: { kind: 'sqlite', file: ':memory:', autoInitialize: false }, auth: { tokenSha256: [sha256Hex('t0k3n')] } });
     try {
       for (const path of ['/conformance', '/concepts', '/concepts/1', '/orders']) {
         const res = await s.get(path, { Authorization: 'Bearer t0k3n' });
         expect(res.status, path).to.equal(503);
         expect(await res.json()).to.include({ code: 503, message: 'Datastore not initialized' });
       }
-      const init = await fetch(`${s.base}/admin/initialize`, { method: 'POST' });
+      const init = await fetch(`${s.admin}/admin/initialize`, { method: 'POST' });
       expect(init.status).to.equal(200);
       expect((await init.json()).initialized).to.equal(true);
       expect((await s.get('/conformance')).status).to.equal(200);
@@ -47,7 +47,7 @@ describe('HTTP: datastore wiring, readiness and faults', function () {
   });
 
   it('remembers an initialised datastore: /conformance and the orders routes then make no round trip to learn it', async () => {
-    const s = await startTestServer({ datastore: { kind: 'sqlite', file: ':memory:', autoInitialize: false } });
+    const s = await startTestServer({ server: { host: '127.0.0.1', port: 0, logLevel: 'silent', admin: { port: 0 } }, datastore: { kind: 'sqlite', file: ':memory:', autoInitialize: false } });
     const admin = s.app.container.get<{ status(): Promise<unknown> }>(Symbol.for('DatastoreAdmin'));
     const status = admin.status.bind(admin);
     let asked = 0;
@@ -59,7 +59,7 @@ describe('HTTP: datastore wiring, readiness and faults', function () {
       expect((await s.get('/conformance')).status).to.equal(503);
       expect((await s.get('/conformance')).status).to.equal(503);
       expect(asked, 'asked while not initialised').to.equal(2);
-      expect((await fetch(`${s.base}/admin/initialize`, { method: 'POST' })).status).to.equal(200);
+      expect((await fetch(`${s.admin}/admin/initialize`, { method: 'POST' })).status).to.equal(200);
       asked = 0;
       expect((await s.get('/conformance')).status).to.equal(200);
       expect(asked, 'asked once more, answered yes').to.equal(1);

@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { blockedMs, describePing, ping, type Ping } from '../../scripts/fuzz/canary.js';
 import { apiErrorProblem } from '../../scripts/fuzz/checks.js';
 import { send, type FuzzRequest, type SendResult } from '../../scripts/fuzz/http-client.js';
-import { startServerProcess, type ServerProcess } from '../../scripts/fuzz/server-process.js';
+import { freePort, startServerProcess, type ServerProcess } from '../../scripts/fuzz/server-process.js';
 import { UPSTREAM_ADDRESS, startUpstream, type Upstream } from '../../scripts/fuzz/upstream.js';
 import { CANARY_BOUND_MS, slowestProbe, underLoad as probedWhile } from '../support/under-load.js';
 
@@ -34,9 +34,11 @@ describe('HTTP: hardening — no request can crash, stall or swamp the service',
   let srv: ServerProcess;
   let base: URL;
   let upstream: Upstream;
+  let adminPort: number;
 
   const serviceOptions = () => ({
     config: {
+      server: { admin: { port: adminPort } },
       auth: { tokenSha256: [createHash('sha256').update(TOKEN).digest('hex')] },
       // The local raster host has a loopback address of its own: the one private address this service may fetch from.
       rasterFetch: { allowedPrivateRanges: [`${UPSTREAM_ADDRESS}/32`], timeoutMs: 5000 },
@@ -48,6 +50,7 @@ describe('HTTP: hardening — no request can crash, stall or swamp the service',
   before(async function () {
     this.timeout(90_000);
     upstream = await startUpstream();
+    adminPort = await freePort();
     srv = await startServerProcess(serviceOptions());
     base = new URL(srv.base);
   });
@@ -160,8 +163,9 @@ describe('HTTP: hardening — no request can crash, stall or swamp the service',
         expectAnswer(anonymous, [401], `anonymous ${encoding}`);
         expect(anonymous.response!.headers['www-authenticate'], 'WWW-Authenticate').to.match(/^Bearer/);
         expectAnswer(await exchange({ method: 'POST', path: '/orders', headers: [AUTH, JSON_CT, ['Content-Encoding', encoding]], body }), [400, 415], `token, bad ${encoding}`);
-        // /admin/initialize takes no body: leaving it unread is as good as refusing it.
-        expectAnswer(await exchange({ method: 'POST', path: '/admin/initialize', headers: [JSON_CT, ['Content-Encoding', encoding]], body }), [200, 400, 415], `admin, bad ${encoding}`);
+        // /admin/initialize (admin listener) takes no body: leaving it unread is as good as refusing it.
+        const admin = await send(new URL(`http://127.0.0.1:${adminPort}`), { method: 'POST', path: '/admin/initialize', headers: [JSON_CT, ['Content-Encoding', encoding]], body }, { timeoutMs: 30_000 });
+        expectAnswer(admin, [200, 400, 415], `admin, bad ${encoding}`);
       }
       const truncated = gzipSync(Buffer.from(JSON.stringify({ collection: 'demo-elevation', zones: [ZONE] }))).subarray(0, 12);
       expectAnswer(await exchange({ method: 'POST', path: '/orders', headers: [AUTH, JSON_CT, ['Content-Encoding', 'gzip']], body: truncated }), [400, 415], 'truncated gzip');

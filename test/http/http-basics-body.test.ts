@@ -13,7 +13,7 @@ describe('HTTP basics: request bodies', function () {
   let s: TestServer;
   let port: number;
   before(async () => {
-    s = await startTestServer({ auth: { tokenSha256: [sha256Hex(TOKEN)] } });
+    s = await startTestServer({ server: { host: '127.0.0.1', port: 0, logLevel: 'silent', admin: { port: 0 } }, auth: { tokenSha256: [sha256Hex(TOKEN)] } });
     port = Number(new URL(s.base).port);
   });
   after(() => s.close());
@@ -151,13 +151,13 @@ describe('HTTP basics: request bodies', function () {
     await alive();
   });
 
-  it('POST /admin/initialize works with no body and no Content-Type, and ignores a body it does not take', async () => {
-    const bare = await rawExchange(port, 'POST /admin/initialize HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+  it('POST /admin/initialize (admin listener) works with no body and no Content-Type, and ignores a body it does not take', async () => {
+    const bare = await rawExchange(Number(new URL(s.admin!).port), 'POST /admin/initialize HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
     expect(bare.status).to.equal(200);
     expect(JSON.parse(bare.body).initialized).to.equal(true);
-    const noLength = await fetch(`${s.base}/admin/initialize`, { method: 'POST' });
+    const noLength = await fetch(`${s.admin}/admin/initialize`, { method: 'POST' });
     expect(noLength.status).to.equal(200);
-    const withJson = await fetch(`${s.base}/admin/migrate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const withJson = await fetch(`${s.admin}/admin/migrate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     expect(withJson.status).to.equal(200);
   });
 });

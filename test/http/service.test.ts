@@ -416,10 +416,10 @@ describe('HTTP: service endpoints', function () {
   });
 
   describe('admin', () => {
-    it('answers loopback peers', async () => {
+    it('is not served on the public listener', async () => {
       const { res, body } = await json('/admin/status');
-      expect(res.status).to.equal(200);
-      expect(body.initialized).to.equal(true);
+      expect(res.status).to.equal(404);
+      expect(body.code).to.equal(404);
     });
   });
 });

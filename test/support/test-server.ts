@@ -13,6 +13,8 @@ export const SHARED = path.join(REPO_ROOT, 'test/fixtures/shared');
 export interface TestServer {
   app: App;
   base: string;
+  /** The admin listener's base URL, when the overrides give `server.admin` a TCP port (0 picks one). */
+  admin?: string;
   config: Config;
   get(pathAndQuery: string, headers?: Record<string, string>): Promise<Response>;
   close(): Promise<void>;
@@ -30,11 +32,16 @@ export async function startTestServer(overrides: Record<string, unknown> = {}, l
     { server: { host: '127.0.0.1', port: 0, logLevel: 'silent' }, datastore: { kind: 'sqlite', file: path.join(dir, 'test.sqlite'), autoInitialize: true }, ...overrides, orders: { resultsRoot: path.join(dir, 'results'), ...(overrides.orders as object | undefined) } },
   );
   const app = await createApp(config, logger);
-  const port = await app.listen();
+  const port = await app.listen().catch(async (err: unknown) => {
+    await app.close();
+    throw err;
+  });
   const base = `http://127.0.0.1:${port}`;
+  const at = app.adminListener();
   return {
     app,
     base,
+    ...(at && 'port' in at ? { admin: `http://${at.host}:${at.port}` } : {}),
     config,
     get: (p, headers = {}) => fetch(base + p, { headers }),
     close: () => app.close(),

@@ -14,7 +14,6 @@ import { itemRoutes } from '../../http/routes/items.js';
 import { zoneDataRoutes } from '../../http/routes/zone-data.js';
 import { conceptRoutes } from '../../http/routes/concepts.js';
 import { orderRoutes } from '../../http/routes/orders.js';
-import { adminRoutes } from '../../http/routes/admin.js';
 
 /** The route families, the bearer guard of the secured ones, and the server that serves them. */
 export function bindHttp(c: Container, config: Config): void {
@@ -39,9 +38,8 @@ export function bindHttp(c: Container, config: Config): void {
   c.bind(TOKENS.ZoneDataRoutes).toDynamicValue((ctx) => zoneDataRoutes(ctx.get(TOKENS.ZoneDataService), ctx.get(TOKENS.ZoneFeaturesService)));
   c.bind(TOKENS.ConceptRoutes).toDynamicValue((ctx) => conceptRoutes(ctx.get(TOKENS.ConceptStore), ready(ctx.get(TOKENS.DatastoreReadiness))));
   c.bind(TOKENS.OrderRoutes).toDynamicValue((ctx) => orderRoutes(ctx.get(TOKENS.OrdersService), ctx.get(TOKENS.BearerGuard)));
-  c.bind(TOKENS.AdminRoutes).toDynamicValue((ctx) => adminRoutes(ctx.get(TOKENS.DatastoreAdmin)));
   // The order they are matched and documented in.
-  const families = [TOKENS.ServiceRoutes, TOKENS.CollectionRoutes, TOKENS.DggsRoutes, TOKENS.ItemRoutes, TOKENS.ZoneDataRoutes, TOKENS.ConceptRoutes, TOKENS.OrderRoutes, TOKENS.AdminRoutes];
+  const families = [TOKENS.ServiceRoutes, TOKENS.CollectionRoutes, TOKENS.DggsRoutes, TOKENS.ItemRoutes, TOKENS.ZoneDataRoutes, TOKENS.ConceptRoutes, TOKENS.OrderRoutes];
   c.bind(TOKENS.RouteModules).toDynamicValue((ctx) => families.map((family) => ctx.get<RouteModule>(family)));
   c.bind(TOKENS.Conformance).toDynamicValue((ctx) => [...new Set(ctx.get<RouteModule[]>(TOKENS.RouteModules).flatMap((m) => m.conformance ?? []))].sort());
   c.bind(TOKENS.HttpServer).toDynamicValue((ctx) => {

@@ -139,13 +139,24 @@ export const configSchema = z.object({
         .array(z.string().refine(isTrustValue, 'a proxy-addr trust value: `loopback`, `linklocal`, `uniquelocal`, an IP address or a CIDR range such as 10.0.0.0/8'))
         .default([])
         .describe('Peers whose `Forwarded` / `X-Forwarded-*` headers are believed (`loopback`, `linklocal`, `uniquelocal`, addresses, CIDR ranges): they give the client\'s address, scheme, host and path prefix (see docs/operations.md). Empty: every such header is ignored.'),
+      admin: z
+        .object({
+          host: z.string().min(1).optional().describe('TCP address of the admin listener, with `port` (default `127.0.0.1`); it answers loopback peers only.'),
+          port: z.number().int().min(0).max(65535).optional().describe('TCP port of the admin listener (0: any free port).'),
+          socket: z.string().min(1).optional().describe('Unix socket path of the admin listener, instead of `host`/`port`; made owner-only (0600), replaced when stale, removed on stop.'),
+        })
+        .refine((a) => (a.port === undefined) !== (a.socket === undefined), 'give either port (TCP, with an optional host) or socket (a Unix socket path)')
+        .refine((a) => a.socket === undefined || a.host === undefined, 'host goes with port; a socket has none')
+        .transform((a): { host: string; port: number } | { socket: string } => (a.socket !== undefined ? { socket: a.socket } : { host: a.host ?? '127.0.0.1', port: a.port! }))
+        .optional()
+        .describe('The admin listener, serving `/admin/*` (datastore status, initialise, migrate) apart from the public one. Absent: the admin routes are served nowhere.'),
     })
     .describe('HTTP listener, connection and request bounds.')
     .prefault({}),
   datastore: z
     .discriminatedUnion('kind', [
-      z.object({ kind: z.literal('sqlite').describe('An embedded SQLite file; one process runs jobs.'), file: z.string().default('data/runtime/dggs.sqlite').describe('The database file, created when missing.'), autoInitialize: z.boolean().default(true).describe('Migrate and seed the schema at start; otherwise `/conformance`, `/concepts` and `/orders` answer 503 until `POST /admin/initialize`.') }).describe('SQLite datastore.'),
-      z.object({ kind: z.literal('postgres').describe('PostgreSQL, shared by API replicas and workers.'), url: z.string().min(1).describe('Connection URL (`postgres://user:password@host:5432/db`).'), schema: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional().describe('Schema holding the tables, created by `initialize`/`migrate` (and `autoInitialize`) when missing; the connection\'s search path (usually `public`) when absent.'), autoInitialize: z.boolean().default(false).describe('Migrate and seed the schema at start; otherwise `/conformance`, `/concepts` and `/orders` answer 503 until `POST /admin/initialize`.') }).describe('PostgreSQL datastore.'),
+      z.object({ kind: z.literal('sqlite').describe('An embedded SQLite file; one process runs jobs.'), file: z.string().default('data/runtime/dggs.sqlite').describe('The database file, created when missing.'), autoInitialize: z.boolean().default(true).describe('Migrate and seed the schema at start; otherwise `/conformance`, `/concepts` and `/orders` answer 503 until `POST /admin/initialize` on the admin listener (`server.admin`).') }).describe('SQLite datastore.'),
+      z.object({ kind: z.literal('postgres').describe('PostgreSQL, shared by API replicas and workers.'), url: z.string().min(1).describe('Connection URL (`postgres://user:password@host:5432/db`).'), schema: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional().describe('Schema holding the tables, created by `initialize`/`migrate` (and `autoInitialize`) when missing; the connection\'s search path (usually `public`) when absent.'), autoInitialize: z.boolean().default(false).describe('Migrate and seed the schema at start; otherwise `/conformance`, `/concepts` and `/orders` answer 503 until `POST /admin/initialize` on the admin listener (`server.admin`).') }).describe('PostgreSQL datastore.'),
     ])
     .describe('Where orders, jobs, tokens and concepts are kept, by `kind`.')
     .prefault({ kind: 'sqlite' }),

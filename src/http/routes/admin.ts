@@ -16,8 +16,12 @@ export function isLoopbackPeer(req: Request): boolean {
   return address === '::1';
 }
 
-/** Datastore initialisation and maintenance, for operators on the service host only. */
-export function adminRoutes(datastore: DatastoreAdmin): RouteModule {
+/**
+ * Datastore initialisation and maintenance, for operators on the service host only: served by
+ * the admin listener alone. On TCP it also answers loopback peers only (defence in depth, should
+ * it be bound wider); on a Unix socket the file's permissions decide who connects.
+ */
+export function adminRoutes(datastore: DatastoreAdmin, opts: { loopbackOnly: boolean }): RouteModule {
   const guard = (route: Omit<Parameters<typeof defineRoute>[0], 'internal' | 'tags' | 'responses' | 'authorize'>): AnyRoute =>
     defineRoute({
       ...route,
@@ -25,7 +29,7 @@ export function adminRoutes(datastore: DatastoreAdmin): RouteModule {
       tags: ['Admin'],
       responses: {},
       authorize: (req) => {
-        if (!isLoopbackPeer(req)) throw new ForbiddenError('Forbidden', 'Admin routes answer only requests from the service host.');
+        if (opts.loopbackOnly && !isLoopbackPeer(req)) throw new ForbiddenError('Forbidden', 'Admin routes answer only requests from the service host.');
       },
     });
   return {
