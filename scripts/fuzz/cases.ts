@@ -14,7 +14,7 @@ import type { CollectionSeed, Seeds } from './seeds.js';
 import { REPO_ROOT } from './server-process.js';
 import {
   ACCEPTS, AUTHORIZATIONS, BOOLEANS, BOUNDARY_NUMBERS, CONTENT_ENCODINGS, CONTENT_TYPES, HOSTS_INVALID, HOSTS_VALID, HUGE, INJECTION, MALFORMED, METHODS,
-  OTHER_HEADERS, UNICODE, raw, type Value,
+  OTHER_HEADERS, UNICODE, FORWARDED_VALID, FORWARDED_MALFORMED, raw, type Value,
 } from './values.js';
 
 export interface FuzzCase {
@@ -28,6 +28,8 @@ export interface FuzzCase {
   req: FuzzRequest;
   /** The Host header is invalid: anything but a 4xx is a finding. */
   badHost?: boolean;
+  /** A forwarded header (from the trusted loopback proxy the fuzzer is) is malformed: anything but a 4xx is a finding. */
+  badForwarded?: boolean;
   /** A file name that leaves its directory: any 2xx is a finding. */
   traversal?: boolean;
   /** A short label of the hostile part, for the report. */
@@ -222,6 +224,7 @@ interface Draft {
   family: string;
   note: string;
   badHost?: boolean;
+  badForwarded?: boolean;
   traversal?: boolean;
 }
 
@@ -240,7 +243,7 @@ function render(d: Draft, id: number, seeds: Seeds): FuzzCase {
   if (d.body && !d.headers.some(([k]) => k.toLowerCase() === 'content-type')) headers.push(['Content-Type', 'application/json']);
   headers.push(...d.headers);
   const params = [...d.op.params.filter((p) => p.in === 'path').map((p) => p.name), ...d.query.map(([k]) => k)];
-  return { id, op: d.op.id, family: d.family, params, note: d.note, badHost: d.badHost, traversal: d.traversal, req: { method, path: qs ? `${path}?${qs}` : path, headers, body: d.body } };
+  return { id, op: d.op.id, family: d.family, params, note: d.note, badHost: d.badHost, badForwarded: d.badForwarded, traversal: d.traversal, req: { method, path: qs ? `${path}?${qs}` : path, headers, body: d.body } };
 }
 
 /** A valid request body for a schema, with the seeds' names where the property names call for them. */
@@ -457,6 +460,8 @@ function sweep(ops: Operation[], seeds: Seeds, opts: CaseOptions, hostPort: stri
     drafts.push(d({ family: 'header:host', note: 'two Host headers', headers: [['Host', hostPort], ['Host', 'evil.com']], badHost: true }));
     for (const a of ACCEPTS) drafts.push(d({ family: 'header:accept', note: `Accept: ${show(a)}`, headers: [['Accept', a]] }));
     for (const [k, v] of OTHER_HEADERS) drafts.push(d({ family: 'header:other', note: `${k}: ${show(v)}`, headers: [[k, v]] }));
+    for (const [k, v] of FORWARDED_VALID) drafts.push(d({ family: 'header:forwarded', note: `${k}: ${show(v)}`, headers: [[k, v]] }));
+    for (const [k, v] of FORWARDED_MALFORMED) drafts.push(d({ family: 'header:forwarded', note: `${k}: ${show(v)}`, headers: [[k, v]], badForwarded: true }));
     if (op.secured || op.id.startsWith('admin')) {
       for (const a of AUTHORIZATIONS(seeds.token)) drafts.push(d({ family: 'header:authorization', note: `Authorization: ${show(a)}`, headers: [['Authorization', a]] }));
       drafts.push(d({ family: 'header:authorization', note: 'two Authorization headers', headers: [['Authorization', 'Bearer wrong'], ['Authorization', `Bearer ${seeds.token}`]] }));
@@ -528,6 +533,7 @@ function randomArb(ops: Operation[], seeds: Seeds, opts: CaseOptions, hostPort: 
               fc.constantFrom(...CONTENT_ENCODINGS).map((h): [string, string, boolean] => ['Content-Encoding', h, false]),
               fc.constantFrom(...AUTHORIZATIONS(seeds.token)).map((h): [string, string, boolean] => ['Authorization', h, false]),
               fc.constantFrom(...OTHER_HEADERS).map(([k, v]): [string, string, boolean] => [k, v, false]),
+              fc.constantFrom(...FORWARDED_VALID, ...FORWARDED_MALFORMED).map(([k, v]): [string, string, boolean] => [k, v, false]),
               fc.tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,20}$/), fc.string({ unit: 'binary-ascii', maxLength: 100 })).map(([k, v]): [string, string, boolean] => [k, v, false]),
             ) }),
             fc.record({ kind: fc.constant('method' as const), method: fc.constantFrom(...METHODS) }),

@@ -1,14 +1,15 @@
 /**
  * What counts as a failure for one exchange. The rules are the project's: no 5xx for any input,
  * every 4xx/5xx body is an ApiError {code = status, message, hint?}, an answer within the
- * client's time bound, an invalid Host is refused, and no internals (stack traces, file paths)
- * leak into a body.
+ * client's time bound, an invalid Host or malformed forwarded header is refused, the admin routes
+ * are not served on the public listener, and no internals (stack traces, file paths) leak into a
+ * body.
  */
 import type { FuzzCase } from './cases.js';
 import type { FuzzRequest, SendResult } from './http-client.js';
 
 /** `amplification`: one request made the service send more requests to a remote backend than one request may (see runner.ts). */
-export type FailureKind = '5xx' | 'non-api-error' | 'timeout' | 'no-response' | 'truncated' | 'bad-host-accepted' | 'leak' | 'crash' | 'stall' | 'memory' | 'amplification';
+export type FailureKind = '5xx' | 'non-api-error' | 'timeout' | 'no-response' | 'truncated' | 'bad-host-accepted' | 'bad-forwarded-accepted' | 'leak' | 'crash' | 'stall' | 'memory' | 'amplification';
 
 export interface Verdict {
   kind: FailureKind;
@@ -77,6 +78,9 @@ export function judge(c: FuzzCase, r: SendResult, leakMarkers: string[], timeout
   }
   if (c.traversal && res.status >= 200 && res.status < 300) out.push({ kind: 'leak', detail: `status ${res.status} for a file name outside its directory` });
   if (c.badHost && res.status < 400) out.push({ kind: 'bad-host-accepted', detail: `status ${res.status} for an invalid Host` });
+  if (c.badForwarded && res.status < 400) out.push({ kind: 'bad-forwarded-accepted', detail: `status ${res.status} for a malformed forwarded header from a trusted proxy` });
+  // Only the admin listener serves /admin: on the public one it is an unknown route, however spelt.
+  if (res.status < 400 && /^\/+admin(\/|$)/i.test(c.req.path)) out.push({ kind: 'leak', detail: `status ${res.status} for an admin route on the public listener` });
   const text = res.body.toString('utf8');
   if (res.status >= 400 && STACK.test(text)) out.push({ kind: 'leak', detail: 'stack trace in an error body' });
   // A marker the request itself carried may be echoed back (a 404 naming the id it was given).

@@ -20,7 +20,7 @@ export interface Operation {
   secured: boolean;
 }
 
-/** Routes the document hides on purpose (internal) but a hostile client still reaches. */
+/** Routes the public document leaves out: served on the admin listener only, so on the public one a hostile client must find nothing. */
 export const HIDDEN_OPERATIONS: Operation[] = [
   { id: 'adminStatus', method: 'GET', path: '/admin/status', params: [], secured: false },
   { id: 'adminInitialize', method: 'POST', path: '/admin/initialize', params: [], secured: false, body: { type: 'object' } },
