@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConnectionSlots } from '../../../src/http/connection-slots.js';
+import { ClientRequests, ConnectionSlots, peerKey } from '../../../src/http/connection-slots.js';
 
 describe('ConnectionSlots', () => {
   it('refuses a peer past its cap, whatever room the server has', () => {
@@ -53,5 +53,34 @@ describe('ConnectionSlots', () => {
     slots.requestEnded('a');
     expect(slots.open).to.equal(1);
     expect(slots.admit('c', 'C')).to.deep.equal({ admitted: true, evicted: 'b' });
+  });
+
+  it('a connection admitted past the per-peer cap (a trusted proxy\'s) still counts in the total', () => {
+    const slots = new ConnectionSlots<string>(3, 1);
+    expect(slots.admit('p1', 'P', false)).to.deep.equal({ admitted: true });
+    expect(slots.admit('p2', 'P', false)).to.deep.equal({ admitted: true });
+    expect(slots.admit('a1', 'P')).to.deep.equal({ admitted: false, scope: 'peer' });
+    slots.requestStarted('p1');
+    slots.requestStarted('p2');
+    expect(slots.admit('b1', 'B')).to.deep.equal({ admitted: true });
+    slots.requestStarted('b1');
+    expect(slots.admit('p3', 'P', false)).to.deep.equal({ admitted: false, scope: 'server' });
+  });
+});
+
+describe('ClientRequests', () => {
+  it('bounds the requests in flight per client key, and frees the bound as they end', () => {
+    const clients = new ClientRequests(2);
+    expect([clients.start('a'), clients.start('a'), clients.start('a'), clients.start('b')]).to.deep.equal([true, true, false, true]);
+    clients.end('a');
+    expect(clients.start('a')).to.equal(true);
+    expect(clients.start('a')).to.equal(false);
+  });
+
+  it('keys IPv6 clients by /64, IPv4 ones by address, other names as they are', () => {
+    expect(peerKey('2001:db8:0:1::1')).to.equal(peerKey('2001:0db8:0000:0001:ffff::2'));
+    expect(peerKey('2001:db8:0:1::1')).to.not.equal(peerKey('2001:db8:0:2::1'));
+    expect(peerKey('::ffff:192.0.2.1')).to.equal('192.0.2.1');
+    expect(peerKey('unknown')).to.equal('unknown');
   });
 });
