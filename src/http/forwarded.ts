@@ -29,6 +29,11 @@ export interface Forwarding {
 }
 
 const MAX_PREFIX = 256;
+/**
+ * Hops a walk goes back at most. Real chains have a few proxies; each hop costs an address parse,
+ * and a header of 16 KiB could list 1,600 of them.
+ */
+export const MAX_HOPS = 32;
 /** `/`-led segments of RFC 3986 pchar (escapes included); a trailing `/` is allowed and dropped. */
 const CLEAN_PATH = /^(?:\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})+)*\/?$/;
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|$)/i;
@@ -51,6 +56,7 @@ const HINT = {
  * proxy-addr's `compile` reads them. When a trusted proxy sends `Forwarded`, it alone gives the
  * client, scheme and host (it is the standard, and mixing it with the X- headers would mix what
  * different hops saw); `X-Forwarded-Prefix`, which has no counterpart in it, is read either way.
+ * Either walk goes back at most MAX_HOPS hops: the address it reaches there is the client.
  */
 export function createForwarding(trustedProxies: readonly string[]): Forwarding {
   const trust = trustedProxies.length > 0 ? proxyaddr.compile([...trustedProxies]) : undefined;
@@ -65,7 +71,7 @@ export function createForwarding(trustedProxies: readonly string[]): Forwarding 
       const prefix = forwardedPrefix(h['x-forwarded-prefix']);
       if (nonEmpty(h.forwarded)) return { peer, proxied: true, prefix, ...fromForwarded(h.forwarded!, peer!, trusted) };
       // proxy-addr walks X-Forwarded-For from the right while each hop is trusted.
-      const chain = proxyaddr.all(req, (address) => trusted(address));
+      const chain = proxyaddr.all(req, (address, i) => i < MAX_HOPS && trusted(address));
       const hops = chain.length - 1;
       const client = plainAddress(chain[hops]);
       if (hops > 0 && !isIP(client ?? '')) throw bad(HINT.xff);
@@ -115,7 +121,7 @@ export function createForwarding(trustedProxies: readonly string[]): Forwarding 
  * The RFC 7239 walk: elements are read from the last (added by the proxy that connects to us)
  * towards the first while the address reached is trusted; the element where the walk stops
  * names the client and carries the scheme and host that client used. An element without `for`
- * ends the walk at the proxy that wrote it.
+ * ends the walk at the proxy that wrote it; so does MAX_HOPS.
  */
 function fromForwarded(header: string, peer: string, trusted: (address: string) => boolean): Pick<Forwarded, 'client' | 'proto' | 'host'> {
   let elements: Record<string, string>[];
@@ -126,7 +132,7 @@ function fromForwarded(header: string, peer: string, trusted: (address: string) 
   }
   let client = peer;
   let used: Record<string, string> | undefined;
-  for (let i = elements.length - 1; i >= 0 && trusted(client); i--) {
+  for (let i = elements.length - 1; i >= 0 && i >= elements.length - MAX_HOPS && trusted(client); i--) {
     used = elements[i]!;
     if (used.for === undefined) break;
     client = nodeAddress(used.for);

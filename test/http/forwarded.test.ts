@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { capturedLogs, type CapturedLogs, type LogLine } from '../support/captured-logs.js';
 import { parseConfig, ConfigError } from '../../src/app/config/load-config.js';
 import { createHttpServer, type HttpLimits } from '../../src/http/server.js';
+import { MAX_HOPS } from '../../src/http/forwarded.js';
 import { defineRoute, json } from '../../src/http/route.js';
 import { send } from '../../scripts/fuzz/http-client.js';
 import { apiErrorProblem } from '../../scripts/fuzz/checks.js';
@@ -151,6 +152,15 @@ describe('HTTP: forwarded headers and trusted proxies', function () {
       // All trusted: the first address is the client.
       const all = await request(portOf(s), '/conformance?f=json', { 'X-Forwarded-For': '198.51.100.1, 127.0.0.3, 127.0.0.2' });
       expect((await lineOf(logs, all)).client).to.equal('198.51.100.1');
+    });
+
+    it(`goes back at most ${MAX_HOPS} hops (each costs an address parse; a header could list over a thousand)`, async () => {
+      // Hop n (counted from the service) is 127.0.1.n, all trusted.
+      const hops = Array.from({ length: 40 }, (_, i) => `127.0.1.${40 - i}`);
+      const xff = await request(portOf(s), '/conformance?f=json', { 'X-Forwarded-For': ['198.51.100.1', ...hops].join(', ') });
+      expect((await lineOf(logs, xff)).client).to.equal(`127.0.1.${MAX_HOPS}`);
+      const forwarded = await request(portOf(s), '/conformance?f=json', { Forwarded: ['198.51.100.1', ...hops].map((a) => `for=${a}`).join(', ') });
+      expect((await lineOf(logs, forwarded)).client).to.equal(`127.0.1.${MAX_HOPS}`);
     });
 
     it('reads list headers from the right, one value per trusted hop', async () => {
