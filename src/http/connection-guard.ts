@@ -30,6 +30,17 @@ export interface SocketAnswerLog {
 export interface ConnectionGuard {
   /** True for a connection that was refused (its answer is already written). */
   refused(socket: Socket): boolean;
+  /** Connections open now, and refused since start (the metrics read it). */
+  stats(): ConnectionStats;
+}
+
+export interface ConnectionStats {
+  open: number;
+  /** New connections refused: their peer held maxConnectionsPerPeer, or every slot served a request. */
+  refusedPeer: number;
+  refusedServer: number;
+  /** Connections serving no request that gave their slot up to a newcomer at the total cap. */
+  evicted: number;
 }
 
 /**
@@ -58,6 +69,7 @@ export function guardConnections(httpServer: Server, limits: ConnectionLimits, a
 
   const refusedSockets = new WeakSet<Socket>();
   const slots = new ConnectionSlots<Socket>(limits.maxConnections, limits.maxConnectionsPerPeer);
+  const counts = { refusedPeer: 0, refusedServer: 0, evicted: 0 };
   const refuse = (socket: Socket, err: TooManyConnectionsError) => {
     refusedSockets.add(socket);
     answerOnSocket(socket, err, answers);
@@ -66,10 +78,14 @@ export function guardConnections(httpServer: Server, limits: ConnectionLimits, a
   server.on('connection', (socket: Socket) => {
     const admission = slots.admit(socket, peerKey(socket.remoteAddress));
     if (!admission.admitted) {
+      counts[admission.scope === 'peer' ? 'refusedPeer' : 'refusedServer']++;
       refuse(socket, new TooManyConnectionsError(admission.scope, admission.scope === 'peer' ? limits.maxConnectionsPerPeer : limits.maxConnections));
       return;
     }
-    if (admission.evicted) refuse(admission.evicted, new TooManyConnectionsError('server', limits.maxConnections));
+    if (admission.evicted) {
+      counts.evicted++;
+      refuse(admission.evicted, new TooManyConnectionsError('server', limits.maxConnections));
+    }
     socket.once('close', () => slots.release(socket));
   });
   // A request holds its connection's slot from its complete head until its response is done.
@@ -107,7 +123,7 @@ export function guardConnections(httpServer: Server, limits: ConnectionLimits, a
     answerOnSocket(socket, new MethodNotAllowedError('CONNECT is not supported: this is not a proxy.'), answers, req);
   });
 
-  return { refused: (socket) => refusedSockets.has(socket) };
+  return { refused: (socket) => refusedSockets.has(socket), stats: () => ({ open: slots.open, ...counts }) };
 }
 
 interface NodeServerOptions {
