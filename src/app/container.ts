@@ -13,6 +13,7 @@ import { bindDatastore } from './composition/datastore.js';
 import { bindAuth } from './composition/auth.js';
 import { bindJobs } from './composition/jobs.js';
 import { bindHttp } from './composition/http.js';
+import { bindOperations } from './composition/operations.js';
 import type { HttpServer } from '../http/server.js';
 import type { DatastoreAdmin } from '../ports/datastore.js';
 import type { LakeReader } from '../ports/lake-reader.js';
@@ -26,7 +27,7 @@ import type { JobRunner } from './orders/job-runner.js';
 export function buildContainer(config: Config, logger?: Logger): Container {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind(TOKENS.Logger).toConstantValue(logger ?? pino({ level: config.server.logLevel, name: 'dggs-api' }));
-  for (const bind of [bindGrids, bindCollections, bindLake, bindRasters, bindRemote, bindZoneData, bindDatastore, bindAuth, bindJobs, bindHttp]) bind(c, config);
+  for (const bind of [bindGrids, bindCollections, bindLake, bindRasters, bindRemote, bindZoneData, bindDatastore, bindAuth, bindJobs, bindHttp, bindOperations]) bind(c, config);
   return c;
 }
 

@@ -53,4 +53,10 @@ export const TOKENS = {
   RouteModules: Symbol.for('RouteModules'),
   Conformance: Symbol.for('Conformance'),
   HttpServer: Symbol.for('HttpServer'),
+  RasterTileCache: Symbol.for('RasterTileCache'),
+  CollectionSourceProbes: Symbol.for('CollectionSourceProbes'),
+  HealthOptions: Symbol.for('HealthOptions'),
+  HealthService: Symbol.for('HealthService'),
+  ServiceMetrics: Symbol.for('ServiceMetrics'),
+  OperationsRoutes: Symbol.for('OperationsRoutes'),
 } as const;

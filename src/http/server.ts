@@ -11,7 +11,8 @@ import { readJsonBody } from './request-body.js';
 import { bearerChallenge } from './bearer-challenge.js';
 import { HttpRefusal } from './http-errors.js';
 import { clientGoneSignal } from './client-gone.js';
-import { createRequestLog } from './request-log.js';
+import { createRequestLog, type RequestObserver } from './request-log.js';
+import type { ConnectionStats } from './connection-guard.js';
 import { AppError } from '../ports/errors.js';
 
 export type HttpLimits = ConnectionLimits & { maxBodyBytes: number };
@@ -23,6 +24,8 @@ export interface HttpServerOptions {
   limits: HttpLimits;
   /** Called (and awaited) before a secured route reads its body; throws NotAuthenticatedError to refuse. */
   authenticate: (req: Request) => void | Promise<void>;
+  /** Told of every request the log records and given the connection guard's counts (the metrics). */
+  observer?: RequestObserver & { watchConnections(stats: () => ConnectionStats): void };
 }
 
 export interface HttpServer {
@@ -38,9 +41,10 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   // noWriteContinue: `100 Continue` is sent only once the request may send its body (after auth).
   const server = restify.createServer({ name: 'dggs-api', handleUncaughtExceptions: false, ignoreTrailingSlash: true, strictFormatters: false, noWriteContinue: true } as restify.ServerOptions);
   // Before restify's own listener, so every answer, restify's included, carries the request id.
-  const requestLog = createRequestLog(opts.logger);
+  const requestLog = createRequestLog(opts.logger, opts.observer);
   requestLog.observe(server.server);
   const connections = guardConnections(server.server, opts.limits, requestLog);
+  opts.observer?.watchConnections(() => connections.stats());
   // The request line and Host are checked before restify parses them (it builds its URL from both).
   const authorities = new WeakMap<Request, string | undefined>();
   // `first` handlers run on each request before restify touches it (missing from @types/restify).

@@ -6,6 +6,7 @@ import type { DatastoreReadiness } from '../datastore-readiness.js';
 import { BearerGuard } from '../../http/bearer-guard.js';
 import { SourceFiles } from '../../http/source-files.js';
 import { createHttpServer, type HttpServer } from '../../http/server.js';
+import type { ServiceMetrics } from '../../http/metrics.js';
 import type { RouteModule } from '../../http/route-module.js';
 import { serviceRoutes } from '../../http/routes/service.js';
 import { collectionRoutes } from '../../http/routes/collections.js';
@@ -41,7 +42,7 @@ export function bindHttp(c: Container, config: Config): void {
   c.bind(TOKENS.OrderRoutes).toDynamicValue((ctx) => orderRoutes(ctx.get(TOKENS.OrdersService), ctx.get(TOKENS.BearerGuard)));
   c.bind(TOKENS.AdminRoutes).toDynamicValue((ctx) => adminRoutes(ctx.get(TOKENS.DatastoreAdmin)));
   // The order they are matched and documented in.
-  const families = [TOKENS.ServiceRoutes, TOKENS.CollectionRoutes, TOKENS.DggsRoutes, TOKENS.ItemRoutes, TOKENS.ZoneDataRoutes, TOKENS.ConceptRoutes, TOKENS.OrderRoutes, TOKENS.AdminRoutes];
+  const families = [TOKENS.ServiceRoutes, TOKENS.CollectionRoutes, TOKENS.DggsRoutes, TOKENS.ItemRoutes, TOKENS.ZoneDataRoutes, TOKENS.ConceptRoutes, TOKENS.OrderRoutes, TOKENS.AdminRoutes, TOKENS.OperationsRoutes];
   c.bind(TOKENS.RouteModules).toDynamicValue((ctx) => families.map((family) => ctx.get<RouteModule>(family)));
   c.bind(TOKENS.Conformance).toDynamicValue((ctx) => [...new Set(ctx.get<RouteModule[]>(TOKENS.RouteModules).flatMap((m) => m.conformance ?? []))].sort());
   c.bind(TOKENS.HttpServer).toDynamicValue((ctx) => {
@@ -52,6 +53,7 @@ export function bindHttp(c: Container, config: Config): void {
       publicBaseUrl: config.server.publicBaseUrl,
       limits: config.server,
       authenticate: (req) => guard.authenticate(req),
+      ...(config.server.metrics.enabled ? { observer: ctx.get<ServiceMetrics>(TOKENS.ServiceMetrics) } : {}),
     });
   });
 }

@@ -124,6 +124,21 @@ export const configSchema = z.object({
       logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino log level; `info` logs every request with its status and time.'),
       idleMemoryReleaseMiB: nonNegativeInt(64).describe('After a second of idle event loop, a heap grown by this much (MiB) since the last release is collected and given back (0: never).'),
       zoneInfoCacheBytes: nonNegativeInt(8 * 1024 * 1024).describe('Encoded zone info answers of the grids (not of collections) kept, in bytes (0: none).'),
+      health: z
+        .object({
+          checkTimeoutMs: positiveInt(800).describe('Longest each readiness check (the datastore, each local collection source) may take; one that does not answer in time fails the probe.'),
+          cacheMs: nonNegativeInt(1000).describe('A readiness answer is reused this long, so frequent or simultaneous probes cost one round of checks.'),
+        })
+        .describe('`GET /health/ready`: what readiness checks may cost (see docs/operations.md).')
+        .prefault({}),
+      metrics: z
+        .object({
+          enabled: z.boolean().default(true).describe('Serve `GET /metrics` (Prometheus text format) and count what it reports; false: no route, nothing counted.'),
+          processMetrics: z.boolean().default(true).describe('Include the Node.js process series (`process_*`, `nodejs_*`: CPU, memory, event-loop lag, garbage collection).'),
+          datastoreTimeoutMs: positiveInt(1000).describe('Longest the datastore read of the job counts may take at a scrape; past it that scrape leaves the job series out.'),
+        })
+        .describe('`GET /metrics`: the series are listed in docs/operations.md.')
+        .prefault({}),
     })
     .describe('HTTP listener, connection and request bounds.')
     .prefault({}),
