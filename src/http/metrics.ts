@@ -63,6 +63,8 @@ export class ServiceMetrics implements RequestObserver {
     });
     this.bytes = new Counter({ name: 'http_response_bytes_total', help: 'Response body bytes sent (before any transfer coding), by method, route template and status.', labelNames: ['method', 'route', 'status'], registers });
     this.inFlight = new Gauge({ name: 'http_requests_in_flight', help: 'Requests whose response has not ended (the scrape reading this is one).', registers });
+    // Started now, so the event-loop delay and GC series cover the time before the first scrape.
+    if (sources.processMetrics) processSeries();
     this.connectionSeries();
     this.cacheSeries();
     this.admissionSeries();
