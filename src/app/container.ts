@@ -14,6 +14,7 @@ import { bindAuth } from './composition/auth.js';
 import { bindJobs } from './composition/jobs.js';
 import { bindHttp } from './composition/http.js';
 import { bindAdmin } from './composition/admin.js';
+import { bindOperations } from './composition/operations.js';
 import type { HttpServer } from '../http/server.js';
 import { closeListener, listenAt, type ListenAt } from '../http/listener.js';
 import type { DatastoreAdmin } from '../ports/datastore.js';
@@ -28,7 +29,7 @@ import type { JobRunner } from './orders/job-runner.js';
 export function buildContainer(config: Config, logger?: Logger): Container {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind(TOKENS.Logger).toConstantValue(logger ?? pino({ level: config.server.logLevel, name: 'dggs-api' }));
-  for (const bind of [bindGrids, bindCollections, bindLake, bindRasters, bindRemote, bindZoneData, bindDatastore, bindAuth, bindJobs, bindHttp, bindAdmin]) bind(c, config);
+  for (const bind of [bindGrids, bindCollections, bindLake, bindRasters, bindRemote, bindZoneData, bindDatastore, bindAuth, bindJobs, bindHttp, bindAdmin, bindOperations]) bind(c, config);
   return c;
 }
 

@@ -54,4 +54,10 @@ export const TOKENS = {
   Conformance: Symbol.for('Conformance'),
   HttpServer: Symbol.for('HttpServer'),
   AdminHttpServer: Symbol.for('AdminHttpServer'),
+  RasterTileCache: Symbol.for('RasterTileCache'),
+  CollectionSourceProbes: Symbol.for('CollectionSourceProbes'),
+  HealthOptions: Symbol.for('HealthOptions'),
+  HealthService: Symbol.for('HealthService'),
+  ServiceMetrics: Symbol.for('ServiceMetrics'),
+  OperationsRoutes: Symbol.for('OperationsRoutes'),
 } as const;

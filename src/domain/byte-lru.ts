@@ -2,12 +2,18 @@
 export class ByteLru<K, V> {
   private readonly entries = new Map<K, { value: V; bytes: number }>();
   private total = 0;
+  private hits = 0;
+  private misses = 0;
 
   constructor(readonly maxBytes: number) {}
 
   get(key: K): V | undefined {
     const e = this.entries.get(key);
-    if (!e) return undefined;
+    if (!e) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     this.entries.delete(key); // re-insert: Map order is the recency order
     this.entries.set(key, e);
     return e.value;
@@ -39,6 +45,11 @@ export class ByteLru<K, V> {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Lookups found and not found since the cache was made, and what it holds now. */
+  stats(): { hits: number; misses: number; bytes: number; entries: number } {
+    return { hits: this.hits, misses: this.misses, bytes: this.total, entries: this.entries.size };
   }
 
   clear(): void {

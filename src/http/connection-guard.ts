@@ -35,6 +35,17 @@ export interface ConnectionGuard {
    * TooManyConnectionsError (429) when that client already has maxConnectionsPerPeer in flight.
    */
   admitProxied(res: ServerResponse, client: string | null): void;
+  /** Connections open now, and refused since start (the metrics read it). */
+  stats(): ConnectionStats;
+}
+
+export interface ConnectionStats {
+  open: number;
+  /** New connections refused: their peer held maxConnectionsPerPeer, or every slot served a request. */
+  refusedPeer: number;
+  refusedServer: number;
+  /** Connections serving no request that gave their slot up to a newcomer at the total cap. */
+  evicted: number;
 }
 
 /**
@@ -66,6 +77,7 @@ export function guardConnections(httpServer: Server, limits: ConnectionLimits, a
   const refusedSockets = new WeakSet<Socket>();
   const slots = new ConnectionSlots<Socket>(limits.maxConnections, limits.maxConnectionsPerPeer);
   const clients = new ClientRequests(limits.maxConnectionsPerPeer);
+  const counts = { refusedPeer: 0, refusedServer: 0, evicted: 0 };
   const refuse = (socket: Socket, err: TooManyConnectionsError) => {
     refusedSockets.add(socket);
     answerOnSocket(socket, err, answers);
@@ -74,10 +86,14 @@ export function guardConnections(httpServer: Server, limits: ConnectionLimits, a
   server.on('connection', (socket: Socket) => {
     const admission = slots.admit(socket, peerKey(socket.remoteAddress), !isProxy(socket));
     if (!admission.admitted) {
+      counts[admission.scope === 'peer' ? 'refusedPeer' : 'refusedServer']++;
       refuse(socket, new TooManyConnectionsError(admission.scope, admission.scope === 'peer' ? limits.maxConnectionsPerPeer : limits.maxConnections));
       return;
     }
-    if (admission.evicted) refuse(admission.evicted, new TooManyConnectionsError('server', limits.maxConnections));
+    if (admission.evicted) {
+      counts.evicted++;
+      refuse(admission.evicted, new TooManyConnectionsError('server', limits.maxConnections));
+    }
     socket.once('close', () => slots.release(socket));
   });
   // A request holds its connection's slot from its complete head until its response is done.
@@ -117,6 +133,7 @@ export function guardConnections(httpServer: Server, limits: ConnectionLimits, a
 
   return {
     refused: (socket) => refusedSockets.has(socket),
+    stats: () => ({ open: slots.open, ...counts }),
     admitProxied(res, client) {
       const key = peerKey(client);
       if (!clients.start(key)) throw new TooManyConnectionsError('client', limits.maxConnectionsPerPeer);

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ByteLru } from '../domain/byte-lru.js';
 import { bodyBytes, type Reply } from './route.js';
+import type { CacheStats } from '../ports/metrics.js';
 
 /** What a kept answer costs beyond its bytes and key (the entry, its headers). */
 const ENTRY_OVERHEAD = 256;
@@ -26,5 +27,9 @@ export class KeptReplies {
     const reply = { ...made, body: bodyBytes(made.body as Exclude<Reply['body'], Readable>) };
     this.lru.set(key, reply, reply.body.length + 2 * key.length + ENTRY_OVERHEAD);
     return reply;
+  }
+
+  stats(): CacheStats {
+    return this.lru.stats();
   }
 }

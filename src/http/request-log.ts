@@ -53,6 +53,16 @@ export interface RequestLog extends SocketAnswerLog {
   routed(req: IncomingMessage, path: string): void;
 }
 
+/** Told of requests as the log sees them, so the metrics count the very answers the log records. */
+export interface RequestObserver {
+  /** A request arrived (its head is complete). */
+  started(): void;
+  /** The response of a started request ended: finished, cut short, or its client left. */
+  ended(): void;
+  /** An answer as its log line records it: each line once, also those the guard wrote on a socket. */
+  answered(line: RequestLogLine): void;
+}
+
 interface Tracked {
   id: string;
   route: string | null;
@@ -71,9 +81,14 @@ interface Tracked {
  * client left. Responses are observed where they arrive on Node's server, beneath restify, so
  * refusals of the request-target check, restify's own 404/405 and routed answers are logged
  * alike; answers the connection guard writes straight to a socket come through `begin`.
- * `addresses` says who sent a request (the client a trusted proxy forwarded, and the peer).
+ * `addresses` says who sent a request (the client a trusted proxy forwarded, and the peer);
+ * `observer` (the metrics) is told of each request's start and end.
  */
-export function createRequestLog(logger: Logger, addresses: (req: IncomingMessage) => { client: string | null; peer: string | null } = socketAddresses): RequestLog {
+export function createRequestLog(
+  logger: Logger,
+  addresses: (req: IncomingMessage) => { client: string | null; peer: string | null } = socketAddresses,
+  observer?: RequestObserver,
+): RequestLog {
   const tracked = new WeakMap<IncomingMessage, Tracked>();
   // Sockets the guard answered itself (a refused connection): a request parsed on one afterwards
   // is never answered, and its answer is already logged.
@@ -92,6 +107,7 @@ export function createRequestLog(logger: Logger, addresses: (req: IncomingMessag
     const { started } = entry;
     tracked.set(req, entry);
     res.setHeader(REQUEST_ID_HEADER, entry.id);
+    observer?.started();
 
     let firstByteAt: number | undefined;
     // Taken as the head goes out: restify rewrites statusCode to 444 when the client leaves.
@@ -129,6 +145,7 @@ export function createRequestLog(logger: Logger, addresses: (req: IncomingMessag
     res.once('finish', () => (finishedAt = performance.now()));
     // 'close' follows 'finish' on every response, and comes alone when the connection dropped first.
     res.once('close', () => {
+      observer?.ended();
       if (entry.answeredOnSocket) return;
       const gone = finishedAt === undefined;
       const line: RequestLogLine = {
@@ -146,6 +163,7 @@ export function createRequestLog(logger: Logger, addresses: (req: IncomingMessag
         ...(cut ? { cut: true as const } : {}),
       };
       logger.info(line, 'request');
+      observer?.answered(line);
     });
   };
 
@@ -186,6 +204,7 @@ export function createRequestLog(logger: Logger, addresses: (req: IncomingMessag
             clientGone: !flushed,
           };
           logger.info(line, 'request');
+          observer?.answered(line);
         },
       };
     },

@@ -5,13 +5,13 @@ import { parseInput, restifyPath, send, type AnyRoute } from './route.js';
 import { toApiError } from './error-mapper.js';
 import { Links } from './links.js';
 import { buildOpenApiDocument } from './openapi/document.js';
-import { guardConnections, type ConnectionLimits } from './connection-guard.js';
+import { guardConnections, type ConnectionLimits, type ConnectionStats } from './connection-guard.js';
 import { admitRequestTarget, baseUrlFor } from './request-target.js';
 import { readJsonBody } from './request-body.js';
 import { bearerChallenge } from './bearer-challenge.js';
 import { HttpRefusal } from './http-errors.js';
 import { clientGoneSignal } from './client-gone.js';
-import { createRequestLog } from './request-log.js';
+import { createRequestLog, type RequestObserver } from './request-log.js';
 import { createForwarding } from './forwarded.js';
 import { AppError } from '../ports/errors.js';
 
@@ -26,6 +26,8 @@ export interface HttpServerOptions {
   limits: HttpLimits;
   /** Called (and awaited) before a secured route reads its body; throws NotAuthenticatedError to refuse. */
   authenticate: (req: Request) => void | Promise<void>;
+  /** Told of every request the log records and given the connection guard's counts (the metrics). */
+  observer?: RequestObserver & { watchConnections(stats: () => ConnectionStats): void };
 }
 
 export interface HttpServer {
@@ -42,9 +44,10 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   const server = restify.createServer({ name: 'dggs-api', handleUncaughtExceptions: false, ignoreTrailingSlash: true, strictFormatters: false, noWriteContinue: true } as restify.ServerOptions);
   // Before restify's own listener, so every answer, restify's included, carries the request id.
   const forwarding = createForwarding(opts.trustedProxies ?? []);
-  const requestLog = createRequestLog(opts.logger, (req) => forwarding.addresses(req));
+  const requestLog = createRequestLog(opts.logger, (req) => forwarding.addresses(req), opts.observer);
   requestLog.observe(server.server);
   const connections = guardConnections(server.server, opts.limits, requestLog, (socket) => forwarding.trusts(socket));
+  opts.observer?.watchConnections(() => connections.stats());
   // The request line and Host are checked before restify parses them (it builds its URL from both).
   const authorities = new WeakMap<Request, string | undefined>();
   // `first` handlers run on each request before restify touches it (missing from @types/restify).

@@ -204,6 +204,8 @@ export interface JobLedger {
   /** Accepted jobs never handed to the queue, created before `before` (ISO time). */
   unqueuedJobs(before: string, limit: number): Promise<{ id: number; orderId: number }[]>;
   markQueued(jobIds: number[]): Promise<void>;
+  /** Jobs accepted and running now, over all orders (the metrics read it; a range of an index each). */
+  openJobCounts(): Promise<Record<'accepted' | 'running', number>>;
 }
 
 export interface TokenRecord {

@@ -2,6 +2,7 @@ import type { Collection, Extent, FieldMeta } from '../domain/collection.js';
 import type { Expr } from '../domain/cql2/index.js';
 import type { TimeInterval } from '../domain/time-interval.js';
 import type { KeyedZoneStats } from '../domain/aggregation/zone-points.js';
+import type { ReportedCache } from './metrics.js';
 
 export type { Collection, FieldMeta } from '../domain/collection.js';
 
@@ -42,6 +43,8 @@ export interface LakeReader {
    * instants. Parts the files do not give are absent; undefined when the collection has no files.
    */
   extent?(collection: Collection, work?: LakeWork): Promise<Extent | undefined>;
+  /** The caches the reader keeps, reported in the metrics. */
+  caches?(): ReportedCache[];
 
   /*
    * Optional fast paths for zone aggregation. A reader that offers them answers exactly as

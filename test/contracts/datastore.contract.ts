@@ -135,6 +135,18 @@ export function datastoreContract(name: string, open: () => Promise<{ store: Dat
       expect(finished.jobCounts).to.deep.equal({ accepted: 0, running: 0, successful: 2, failed: 0, dismissed: 0 }, 'counts follow every transition');
     });
 
+    it('counts the jobs accepted and running over all orders', async () => {
+      const before = await store.openJobCounts();
+      const { created, jobs } = await create('counted', ['A0-0-A', 'B0-0-B', 'C0-0-C']);
+      expect(await store.openJobCounts()).to.deep.equal({ accepted: before.accepted + 3, running: before.running });
+      await store.claimJob(jobs[0]!.id, 'w', 3);
+      await store.claimJob(jobs[1]!.id, 'w', 3);
+      await store.completeJob(jobs[1]!.id, 1, RESULT);
+      expect(await store.openJobCounts()).to.deep.equal({ accepted: before.accepted + 1, running: before.running + 1 });
+      await store.dismissOrder('counted', created.id);
+      expect(await store.openJobCounts()).to.deep.equal(before);
+    });
+
     it('keeps counts and status right when many jobs of one order finish at the same moment', async () => {
       const { created, jobs } = await create('concurrent', Array.from({ length: 24 }, (_, i) => `C${i}-0-A`));
       await Promise.all(jobs.map((j) => store.claimJob(j.id, 'w', 3)));

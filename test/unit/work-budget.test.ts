@@ -128,4 +128,28 @@ describe('WorkBudget: admission control by cost', () => {
     expect(await b.run(1, async () => 'x', AbortSignal.abort(reason)).catch((e: unknown) => e), 'aborted before it asks').to.equal(reason);
     expect(b.state()).to.deep.equal({ used: 0, queued: 0, capacity: 10 });
   });
+
+  it('counts for the metrics: admissions at once and after a wait, waits and their time, refusals by reason', async () => {
+    const b = budget(10, 50, 1);
+    const log: string[] = [];
+    const a = gate(log, 'a');
+    const ra = b.run(10, a.work);
+    const waiting = b.run(5, async () => 'waited');
+    const full = await b.run(5, async () => 'x').catch((e: unknown) => e);
+    expect(full).to.be.instanceOf(ServiceBusyError);
+    await tick();
+    a.finish();
+    await ra;
+    expect(await waiting).to.equal('waited');
+    const late = gate(log, 'late');
+    const rl = b.run(10, late.work);
+    const timedOut = await b.run(10, async () => 'x').catch((e: unknown) => e);
+    expect(timedOut).to.be.instanceOf(ServiceBusyError);
+    late.finish();
+    await rl;
+    const { waitSeconds, ...counts } = b.stats();
+    expect(counts).to.deep.equal({ used: 0, queued: 0, capacity: 10, admitted: 3, waited: 2, refusedQueueFull: 1, refusedTimeout: 1 });
+    // The second refusal waited its 50 ms.
+    expect(waitSeconds).to.be.at.least(0.04);
+  });
 });

@@ -407,6 +407,13 @@ export class KnexDatastore implements DatastoreAdmin, ConceptStore, OrderStore, 
     for (let i = 0; i < jobIds.length; i += INSERT_CHUNK) await this.db('jobs').whereIn('id', jobIds.slice(i, i + INSERT_CHUNK)).update({ queued: true });
   }
 
+  async openJobCounts(): Promise<Record<'accepted' | 'running', number>> {
+    const counts = { accepted: 0, running: 0 };
+    const rows: Row[] = await this.db('jobs').select('status').count({ n: '*' }).whereIn('status', OPEN).groupBy('status');
+    for (const r of rows) if (r.status === 'accepted' || r.status === 'running') counts[r.status] = Number(r.n);
+    return counts;
+  }
+
   // ---- tokens
 
   async createToken(owner: string, digest: string, label?: string): Promise<TokenRecord> {

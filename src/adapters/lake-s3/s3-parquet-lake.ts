@@ -26,6 +26,7 @@
  */
 import { parquetMetadata, parquetRead, parquetSchema, type AsyncBuffer, type FileMetaData, type RowGroup } from 'hyparquet';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
+import type { ReportedCache } from '../../ports/metrics.js';
 import { byLakePath, consistentGeo, coveringOf, fieldMeta, geoMetadataJson, isLakeDataPath, LAKE_ID, lakeFields, queryableKind, type GeoMetadata } from '../../domain/lake/lake-columns.js';
 import { envelope } from '../../domain/geometry/geojson.js';
 import { decodeWkb } from '../../domain/geometry/wkb.js';
@@ -141,6 +142,10 @@ export class S3ParquetLake implements LakeReader {
   /** Bytes the footer cache holds now. */
   get footerCacheBytes(): number {
     return this.footers.bytes;
+  }
+
+  caches(): ReportedCache[] {
+    return [{ name: 's3_footers', stats: () => this.footers.stats() }];
   }
 
   async describe(collection: Collection): Promise<LakeDataset> {

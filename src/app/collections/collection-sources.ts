@@ -62,6 +62,46 @@ interface Finding {
 
 const isRemote = (href: string) => /^https?:\/\//i.test(href);
 
+/** What the readiness probe finds of one collection's local source. */
+export interface SourceProbe {
+  /** The collection's id. */
+  id: string;
+  optional: boolean;
+  /** An optional source missing at start: its data routes answer 503 until a restart finds it. */
+  missingAtStart: boolean;
+  /** What is missing now, naming the config key; `what` may name server paths (for the log). */
+  problem?: { key: string; what: string };
+}
+
+/**
+ * The readiness probe's look at the collections' sources: for each collection whose source is
+ * local (a directory lake, a raster file, a static catalog on disk), a probe running the start-up
+ * check's test of it again, without reading extents (start read them). The readers keep what they
+ * opened, so a probe of a source found before costs a file-system look at most. Sources elsewhere
+ * (URLs, an object store) are not probed: the answer of a backend is each request's to give.
+ */
+export function sourceProbes(collections: readonly CollectionConfig[], ports: SourcePorts): { id: string; probe: () => Promise<SourceProbe> }[] {
+  return collections.flatMap((c, i) => {
+    if (!isLocal(c, ports)) return [];
+    const optional = 'optional' in c.backing && c.backing.optional;
+    const probe = async (): Promise<SourceProbe> => {
+      // Its readers refuse it until a restart (see CollectionAvailability): nothing to look at.
+      if (ports.availability.unavailable(c.id)) return { id: c.id, optional, missingAtStart: true };
+      const { problem } = await inspect(c, i, ports, false);
+      return { id: c.id, optional, missingAtStart: false, ...(problem ? { problem } : {}) };
+    };
+    return [{ id: c.id, probe }];
+  });
+}
+
+function isLocal(c: CollectionConfig, ports: SourcePorts): boolean {
+  const b = c.backing;
+  if (b.kind === 'parquet-lake') return ports.lake.missingSource !== undefined;
+  if (b.kind === 'raster-url') return !isRemote(b.url);
+  if (b.kind === 'stac') return !isRemote(b.catalog);
+  return false;
+}
+
 /**
  * The start-up check of the collections' local sources, and the extents their data gives: a
  * raster file, a directory lake's root and collection folder, a static STAC catalog on disk (remote
@@ -73,7 +113,7 @@ export async function checkCollectionSources(collections: readonly CollectionCon
   const extents = new Map<string, Extent>();
   const errors: string[] = [];
   for (const [i, c] of collections.entries()) {
-    const found = await inspect(c, i, ports);
+    const found = await inspect(c, i, ports, true);
     if (found.extent && !c.extent && (found.extent.spatial || found.extent.temporal)) extents.set(c.id, found.extent);
     if (!found.problem) continue;
     const { key, what } = found.problem;
@@ -87,7 +127,8 @@ export async function checkCollectionSources(collections: readonly CollectionCon
   return extents;
 }
 
-async function inspect(c: CollectionConfig, i: number, ports: SourcePorts): Promise<Finding> {
+/** `lakeExtent`: also read the extent of a lake collection's rows (the others come with the check). */
+async function inspect(c: CollectionConfig, i: number, ports: SourcePorts, lakeExtent: boolean): Promise<Finding> {
   const at = (...keys: (string | number)[]) => formatPath(['collections', i, ...keys]);
   const b = c.backing;
   if (b.kind === 'parquet-lake') {
@@ -95,6 +136,7 @@ async function inspect(c: CollectionConfig, i: number, ports: SourcePorts): Prom
     if (missing === 'root') return { problem: { key: 'lake.root', what: `the lake root "${ports.lakeRoot}" does not exist` } };
     if (missing === 'folder') return { problem: { key: at('id'), what: `the lake has no folder "${c.id}" (its parquet files go under <lake.root>/${c.id}/data/)` } };
     // No files yet is no mistake (ingest may come later), and the extent is a nicety: neither stops the start.
+    if (!lakeExtent) return {};
     const extent = c.extent ? undefined : await ports.lake.extent?.(c).catch((err: unknown) => void ports.logger.warn({ collection: c.id, err }, 'the extent of the lake data could not be read'));
     return extent ? { extent } : {};
   }

@@ -6,6 +6,7 @@ import type { DatastoreReadiness } from '../datastore-readiness.js';
 import { BearerGuard } from '../../http/bearer-guard.js';
 import { SourceFiles } from '../../http/source-files.js';
 import { createHttpServer, type HttpServer } from '../../http/server.js';
+import type { ServiceMetrics } from '../../http/metrics.js';
 import type { RouteModule } from '../../http/route-module.js';
 import { serviceRoutes } from '../../http/routes/service.js';
 import { collectionRoutes } from '../../http/routes/collections.js';
@@ -39,7 +40,7 @@ export function bindHttp(c: Container, config: Config): void {
   c.bind(TOKENS.ConceptRoutes).toDynamicValue((ctx) => conceptRoutes(ctx.get(TOKENS.ConceptStore), ready(ctx.get(TOKENS.DatastoreReadiness))));
   c.bind(TOKENS.OrderRoutes).toDynamicValue((ctx) => orderRoutes(ctx.get(TOKENS.OrdersService), ctx.get(TOKENS.BearerGuard)));
   // The order they are matched and documented in.
-  const families = [TOKENS.ServiceRoutes, TOKENS.CollectionRoutes, TOKENS.DggsRoutes, TOKENS.ItemRoutes, TOKENS.ZoneDataRoutes, TOKENS.ConceptRoutes, TOKENS.OrderRoutes];
+  const families = [TOKENS.ServiceRoutes, TOKENS.CollectionRoutes, TOKENS.DggsRoutes, TOKENS.ItemRoutes, TOKENS.ZoneDataRoutes, TOKENS.ConceptRoutes, TOKENS.OrderRoutes, TOKENS.OperationsRoutes];
   c.bind(TOKENS.RouteModules).toDynamicValue((ctx) => families.map((family) => ctx.get<RouteModule>(family)));
   c.bind(TOKENS.Conformance).toDynamicValue((ctx) => [...new Set(ctx.get<RouteModule[]>(TOKENS.RouteModules).flatMap((m) => m.conformance ?? []))].sort());
   c.bind(TOKENS.HttpServer).toDynamicValue((ctx) => {
@@ -51,6 +52,7 @@ export function bindHttp(c: Container, config: Config): void {
       trustedProxies: config.server.trustedProxies,
       limits: config.server,
       authenticate: (req) => guard.authenticate(req),
+      ...(config.server.metrics.enabled ? { observer: ctx.get<ServiceMetrics>(TOKENS.ServiceMetrics) } : {}),
     });
   });
 }

@@ -150,6 +150,21 @@ export const configSchema = z.object({
         .transform((a): { host: string; port: number } | { socket: string } => (a.socket !== undefined ? { socket: a.socket } : { host: a.host ?? '127.0.0.1', port: a.port! }))
         .optional()
         .describe('The admin listener, serving `/admin/*` (datastore status, initialise, migrate) apart from the public one. Absent: the admin routes are served nowhere.'),
+      health: z
+        .object({
+          checkTimeoutMs: positiveInt(800).describe('Longest each readiness check (the datastore, each local collection source) may take; one that does not answer in time fails the probe.'),
+          cacheMs: nonNegativeInt(1000).describe('A readiness answer is reused this long, so frequent or simultaneous probes cost one round of checks.'),
+        })
+        .describe('`GET /health/ready`: what readiness checks may cost (see docs/operations.md).')
+        .prefault({}),
+      metrics: z
+        .object({
+          enabled: z.boolean().default(true).describe('Serve `GET /metrics` (Prometheus text format) and count what it reports; false: no route, nothing counted.'),
+          processMetrics: z.boolean().default(true).describe('Include the Node.js process series (`process_*`, `nodejs_*`: CPU, memory, event-loop lag, garbage collection).'),
+          datastoreTimeoutMs: positiveInt(1000).describe('Longest the datastore read of the job counts may take at a scrape; past it that scrape leaves the job series out.'),
+        })
+        .describe('`GET /metrics`: the series are listed in docs/operations.md.')
+        .prefault({}),
     })
     .describe('HTTP listener, connection and request bounds.')
     .prefault({}),

@@ -1,4 +1,5 @@
 import { UnavailableError } from '../../ports/errors.js';
+import type { AdmissionStats } from '../../ports/metrics.js';
 
 /**
  * The service is too busy to start this work now: 503 with Retry-After. Refused work was never
@@ -40,12 +41,19 @@ interface Waiter {
 export class WorkBudget {
   private used = 0;
   private readonly queue: Waiter[] = [];
+  /** Since start, for the metrics. */
+  private readonly counts = { admitted: 0, waited: 0, waitSeconds: 0, refusedQueueFull: 0, refusedTimeout: 0 };
 
   constructor(private readonly opts: WorkBudgetOptions) {}
 
   /** Units held by work in progress, and pieces waiting (for tests and logs). */
   state(): { used: number; queued: number; capacity: number } {
     return { used: this.used, queued: this.queue.length, capacity: this.opts.capacity };
+  }
+
+  /** What it holds now and how admissions went since start (the metrics read it). */
+  stats(): AdmissionStats {
+    return { ...this.state(), ...this.counts };
   }
 
   /** `signal`: a piece still waiting when it aborts leaves the queue, rejecting with its reason. */
@@ -64,12 +72,21 @@ export class WorkBudget {
   private acquire(units: number, cost: number, signal: AbortSignal | undefined): Promise<void> {
     if (this.queue.length === 0 && this.used + units <= this.opts.capacity) {
       this.used += units;
+      this.counts.admitted++;
       return Promise.resolve();
     }
-    if (this.queue.length >= this.opts.maxQueued) return Promise.reject(this.busy(cost, 0));
+    if (this.queue.length >= this.opts.maxQueued) {
+      this.counts.refusedQueueFull++;
+      return Promise.reject(this.busy(cost, 0));
+    }
     const since = performance.now();
+    const waitEnded = () => {
+      this.counts.waited++;
+      this.counts.waitSeconds += (performance.now() - since) / 1000;
+    };
     return new Promise<void>((resolve, reject) => {
       const leave = (err: unknown) => {
+        waitEnded();
         clearTimeout(waiter.timer);
         signal?.removeEventListener('abort', abandoned);
         this.queue.splice(this.queue.indexOf(waiter), 1);
@@ -81,10 +98,15 @@ export class WorkBudget {
       const waiter: Waiter = {
         units,
         admit: () => {
+          waitEnded();
+          this.counts.admitted++;
           signal?.removeEventListener('abort', abandoned);
           resolve();
         },
-        timer: setTimeout(() => leave(this.busy(cost, performance.now() - since)), this.opts.maxWaitMs),
+        timer: setTimeout(() => {
+          this.counts.refusedTimeout++;
+          leave(this.busy(cost, performance.now() - since));
+        }, this.opts.maxWaitMs),
       };
       this.queue.push(waiter);
       signal?.addEventListener('abort', abandoned, { once: true });

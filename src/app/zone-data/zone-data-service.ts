@@ -17,6 +17,7 @@ import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import { LakeNotFoundError, LakeQueryError } from '../../ports/lake-reader.js';
 import { AppError, InvalidRequestError, NotFoundError, ValidationError } from '../../ports/errors.js';
 import { WorkBudget } from './work-budget.js';
+import type { AdmissionStats } from '../../ports/metrics.js';
 import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from '../items/lake-time-budget.js';
 import { parseFilter, type FilterLang, type RowSelection } from '../items/row-selection.js';
@@ -139,6 +140,11 @@ export class ZoneDataService {
           waitedMs > 0 ? `waited ${(waitedMs / 1000).toFixed(1)} s (limits.zoneDataQueueSeconds)` : `${MAX_QUEUED} others are waiting`
         }. Retry after the Retry-After seconds, or ask a shallower zone-depth.`,
     });
+  }
+
+  /** The admission control's state and counts since start (the metrics read them). */
+  admission(): AdmissionStats {
+    return this.budget.stats();
   }
 
   grid(dggrsId: string): Dggrs {

@@ -19,6 +19,7 @@ export function dggsRoutes(zones: ZonesService, zoneInfo: ZoneInfoService, zoneI
   });
   return {
     routes,
+    caches: cache ? [{ name: 'zone_info', stats: () => cache.stats() }] : [],
     conformance: [CONF.dggsCore, CONF.dggsRoot, CONF.dggsCollection, CONF.dggsZoneQuery, CONF.dggsZoneQueryCql2Filter, ...formatConformance('zone-list'), ...formatConformance('zone-info')],
   };
 }

@@ -81,6 +81,7 @@ export function serviceRoutes(deps: ServiceRouteDeps): RouteModule {
 
   return {
     routes: [landing, conformance, ...apiDocumentRoutes(deps.openApi)],
+    caches: [{ name: 'landing', stats: () => kept.stats() }],
     conformance: [CONF.commonCore, CONF.commonLandingPage, CONF.commonJson, CONF.commonHtml, CONF.commonOas30, CONF.dggsOperationIds],
   };
 }
