@@ -30,7 +30,7 @@ describe('HTTP: health probes', function () {
     let s: TestServer;
     before(async () => {
       const health = { cacheMs: 0, checkTimeoutMs: CHECK_TIMEOUT_MS };
-      s = await startTestServer({ server: { host: '127.0.0.1', port: 0, logLevel: 'silent', health }, datastore: { kind: 'sqlite', file: ':memory:', autoInitialize: false } });
+      s = await startTestServer({ server: { host: '127.0.0.1', port: 0, logLevel: 'silent', health, admin: { port: 0 } }, datastore: { kind: 'sqlite', file: ':memory:', autoInitialize: false } });
     });
     after(() => s?.close());
 
@@ -60,7 +60,7 @@ describe('HTTP: health probes', function () {
       // Live does not depend on the datastore.
       expect((await s.get('/health/live')).status).to.equal(200);
 
-      expect((await fetch(`${s.base}/admin/initialize`, { method: 'POST' })).status).to.equal(200);
+      expect((await fetch(`${s.admin}/admin/initialize`, { method: 'POST' })).status).to.equal(200);
       const after = await probe(s, '/health/ready');
       expect(after.status).to.equal(200);
       expect(after.body.status).to.equal('pass');
