@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../support/test-server.js';
@@ -62,4 +62,21 @@ describe('systemd units (deploy/systemd)', function () {
       expect(one('CapabilityBoundingSet')).to.equal('');
     });
   }
+
+  it('dggs-api@.service (dggs-api.service installed as a template) with the instance drop-in: dggs-api@8081 passes systemd-analyze verify without a warning', () => {
+    const units = path.join(dir, 'instances');
+    mkdirSync(path.join(units, 'dggs-api@.service.d'), { recursive: true });
+    let text = readFileSync(path.join(REPO_ROOT, 'deploy/systemd/dggs-api.service'), 'utf8');
+    if (!existsSync('/usr/bin/node')) text = text.replace('ExecStart=/usr/bin/node ', `ExecStart=${process.execPath} `);
+    writeFileSync(path.join(units, 'dggs-api@.service'), text);
+    const dropIn = readFileSync(path.join(REPO_ROOT, 'deploy/systemd/dggs-api@.service.d/instance.conf'), 'utf8');
+    writeFileSync(path.join(units, 'dggs-api@.service.d/instance.conf'), dropIn);
+    // The unit path: these files first, then systemd's own directories (the trailing colon).
+    const r = spawnSync('systemd-analyze', ['verify', path.join(units, 'dggs-api@8081.service')], { encoding: 'utf8', env: { ...process.env, SYSTEMD_UNIT_PATH: `${units}:` } });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stderr.trim(), 'warnings').to.equal('');
+    const d = directives(dropIn);
+    expect(d.get('Environment')).to.deep.equal(['PORT=%i DGGS__server__admin__socket=/run/dggs-api-%i/admin.sock']);
+    expect(d.get('RuntimeDirectory')).to.deep.equal(['', 'dggs-api-%i']);
+  });
 });
