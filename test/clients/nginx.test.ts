@@ -21,7 +21,6 @@ import { fillTemplate, makeCert, startNginx, testConfig, TEMPLATE, waitForNginx,
 const HOST = 'dggs.test';
 const NGINX_ADDRESS = '127.0.0.2';
 const CLIENT_ADDRESS = '127.0.0.3';
-const PUBLIC = `https://${HOST}/sub/`;
 const TOKEN = 'demo-token-change-me';
 const ALPS = ['F4-120-B', 'F4-121-E']; // IVEA7H level 5, inside the demo elevation raster
 /** nginx's $request_id, which the template hands the service as X-Request-Id. */
@@ -132,6 +131,8 @@ describe('nginx reference deployment (deploy/nginx.conf.template): TLS, /sub/, t
   let dir: string;
   let tls: { cert: string; key: string };
   let nginxPort: number;
+  /** The service's public base: what a client reaching nginx at dggs.test:<port> is given. */
+  let PUBLIC: string;
 
   before(async function () {
     // A machine being set up may still be installing nginx.
@@ -140,6 +141,7 @@ describe('nginx reference deployment (deploy/nginx.conf.template): TLS, /sub/, t
     dir = mkdtempSync(path.join(tmpdir(), 'dggs-nginx-'));
     tls = makeCert(dir, HOST);
     nginxPort = await freePort(NGINX_ADDRESS);
+    PUBLIC = `https://${HOST}:${nginxPort}/sub/`;
   });
 
   it('the template filled in passes nginx -t; every placeholder is filled and no value goes unused', () => {
@@ -165,9 +167,9 @@ describe('nginx reference deployment (deploy/nginx.conf.template): TLS, /sub/, t
     let worker: Proc;
     let agent: https.Agent;
 
-    /** A request through nginx over TLS, from the client address, to `Host: dggs.test`. */
+    /** A request through nginx over TLS, from the client address, to `Host: dggs.test:<port>`. */
     const viaNginx = (method: string, p: string, headers: Record<string, string> = {}, body?: string) =>
-      collect(https.request({ host: NGINX_ADDRESS, port: nginxPort, method, path: p, agent, headers: { host: HOST, ...headers } }), body);
+      collect(https.request({ host: NGINX_ADDRESS, port: nginxPort, method, path: p, agent, headers: { host: `${HOST}:${nginxPort}`, ...headers } }), body);
     const get = (p: string, headers: Record<string, string> = {}) => viaNginx('GET', p, headers);
 
     before(async function () {
@@ -218,12 +220,12 @@ describe('nginx reference deployment (deploy/nginx.conf.template): TLS, /sub/, t
       await pg?.stop();
     });
 
-    it('(a) links in the landing page, a zone list and a collection are https://dggs.test/sub/...; /sub redirects to /sub/', async () => {
+    it('(a) links in the landing page, a zone list and a collection are https://dggs.test:<port>/sub/...; /sub redirects to /sub/', async () => {
       for (const p of ['/sub/?f=json', '/sub/dggs/IVEA7H/zones?f=json&zone-level=4&bbox=5,44,16,48', '/sub/collections/demo-elevation?f=json']) {
         const r = await get(p);
         expect(r.status, `${p}: ${r.body.toString().slice(0, 300)}`).to.equal(200);
         const urls = linkedUrls(r);
-        const own = urls.filter((u) => new URL(u).host === HOST);
+        const own = urls.filter((u) => new URL(u).hostname === HOST);
         expect(own.length, `${p}: links to the service`).to.be.greaterThan(0);
         for (const u of own) expect(u, p).to.satisfy((s: string) => s.startsWith(PUBLIC));
         for (const u of urls) expect(u, `${p}: a link to the service's own address`).not.to.match(/127\.0\.0\.1|localhost|^http:\/\/dggs\.test/);
@@ -321,7 +323,7 @@ describe('nginx reference deployment (deploy/nginx.conf.template): TLS, /sub/, t
       // nginx replaced what the client claimed: the links are still the public ones.
       for (const u of linkedUrls(spoofed)) {
         expect(u).not.to.match(/evil|127\.0\.0\.1|^http:\/\/dggs/);
-        if (new URL(u).host === HOST) expect(u).to.satisfy((x: string) => x.startsWith(PUBLIC));
+        if (new URL(u).hostname === HOST) expect(u).to.satisfy((x: string) => x.startsWith(PUBLIC));
       }
       const id = String(spoofed.headers['x-request-id']);
       expect(id).to.match(NGINX_ID);
