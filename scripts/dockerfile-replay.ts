@@ -178,6 +178,7 @@ async function main(): Promise<void> {
           for (const m of ins.args.matchAll(/(\w+)=(\S*)/g)) s.env[m[1]!] = m[2]!;
           break;
         case 'COPY': {
+          if (ins.args.startsWith('[')) fail(`${where}: the replay reads COPY in its plain form (COPY src... dest)`);
           const parts = ins.args.split(/\s+/);
           const dest = parts.pop()!;
           const from = ins.flags.get('from');
