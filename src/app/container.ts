@@ -20,6 +20,7 @@ import { closeListener, listenAt, type ListenAt } from '../http/listener.js';
 import type { DatastoreAdmin } from '../ports/datastore.js';
 import type { LakeReader } from '../ports/lake-reader.js';
 import type { JobRunner } from './orders/job-runner.js';
+import type { HealthService } from './health/health-service.js';
 
 /**
  * The composition root: binds every port to the adapter the config names, and every use case,
@@ -93,6 +94,8 @@ export async function createApp(config: Config, logger?: Logger): Promise<App> {
     },
     adminListener: () => adminAt,
     close: async () => {
+      // Probes on connections still open while the requests finish see the service leaving.
+      container.get<HealthService>(TOKENS.HealthService).stopping();
       await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), admin && closeListener(admin.server, adminAt)]);
       await runner.stop();
       await Promise.all([datastore.close(), container.get<LakeReader>(TOKENS.LakeReader).close()]);

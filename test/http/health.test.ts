@@ -193,6 +193,17 @@ describe('HTTP: health probes', function () {
     }
   });
 
+  it('readiness fails as soon as the service starts stopping, while it finishes what it holds', async () => {
+    const s = await startTestServer();
+    const health = s.app.container.get<{ ready(): Promise<Health> }>(Symbol.for('HealthService'));
+    expect((await health.ready()).status).to.equal('pass');
+    const closing = s.close();
+    const report = await health.ready();
+    await closing;
+    expect(report.status).to.equal('fail');
+    expect(report.checks!['service:stopping']![0]).to.include({ componentType: 'system', status: 'fail' });
+  });
+
   it('documents the probes in the API document under the tag Operations', async () => {
     const s = await startTestServer();
     try {

@@ -42,6 +42,8 @@ export class HealthService {
   private evaluating?: Promise<HealthReport>;
   /** The status last logged of each check instance. */
   private readonly logged = new Map<string, HealthStatus>();
+  /** Set once the service starts stopping: no new traffic should come here. */
+  private stoppingSince?: string;
 
   constructor(
     @inject(TOKENS.DatastoreAdmin) admin: Pick<DatastoreAdmin, 'status'>,
@@ -57,7 +59,19 @@ export class HealthService {
     return { status: 'pass' };
   }
 
+  /**
+   * The service is stopping: readiness fails from now on, so a load balancer sends new requests to
+   * the other replicas while this one finishes the requests it holds.
+   */
+  stopping(): void {
+    this.stoppingSince ??= new Date().toISOString();
+  }
+
   ready(): Promise<HealthReport> {
+    if (this.stoppingSince) {
+      const check: HealthCheck = { componentType: 'system', status: 'fail', output: 'The service is stopping: it finishes the requests it holds and takes no new work.', time: this.stoppingSince };
+      return Promise.resolve({ status: 'fail', checks: { 'service:stopping': [check] } });
+    }
     if (this.last && performance.now() - this.last.at < this.opts.cacheMs) return Promise.resolve(this.last.report);
     this.evaluating ??= this.evaluate().finally(() => (this.evaluating = undefined));
     return this.evaluating;
