@@ -13,6 +13,10 @@ import { HttpRefusal } from './http-errors.js';
 import { clientGoneSignal } from './client-gone.js';
 import { createRequestLog } from './request-log.js';
 import { AppError } from '../ports/errors.js';
+import { crossOrigin, type CorsConfig } from './cross-origin.js';
+import { ResponseCompression, type CompressionConfig } from './compression.js';
+import { errorReply } from './error-reply.js';
+import { varyOn } from './vary-headers.js';
 
 export type HttpLimits = ConnectionLimits & { maxBodyBytes: number };
 
@@ -23,6 +27,10 @@ export interface HttpServerOptions {
   limits: HttpLimits;
   /** Called (and awaited) before a secured route reads its body; throws NotAuthenticatedError to refuse. */
   authenticate: (req: Request) => void | Promise<void>;
+  /** Absent: no CORS headers, and preflights are refused as any OPTIONS request. */
+  cors?: CorsConfig;
+  /** Absent: answers are sent as they are. */
+  compression?: CompressionConfig;
 }
 
 export interface HttpServer {
@@ -43,17 +51,21 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   const connections = guardConnections(server.server, opts.limits, requestLog);
   // The request line and Host are checked before restify parses them (it builds its URL from both).
   const authorities = new WeakMap<Request, string | undefined>();
+  const cors = crossOrigin(opts.cors ?? { origins: [], securedOrigins: [], maxAgeSeconds: 0 }, server, opts.routes);
+  const compression = opts.compression && new ResponseCompression(opts.compression);
   // `first` handlers run on each request before restify touches it (missing from @types/restify).
   (server as Server & { first(handler: (req: Request, res: Response) => boolean): void }).first((req, res) => {
     if (connections.refused(req.socket)) return false;
     try {
       authorities.set(req, admitRequestTarget(req, opts.limits));
       req.getUrl();
-      return true;
     } catch (err) {
+      cors(req, res, false);
       fail(req, res, err);
       return false;
     }
+    // CORS headers go on before anything can answer; preflights are answered here.
+    return !cors(req, res);
   });
   server.use(restify.plugins.queryParser({ mapParams: false, allowDots: false, plainObjects: true, parameterLimit: 200 }));
 
@@ -74,7 +86,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     if (err instanceof AppError && err.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.retryAfterSeconds);
     // A refused body is left unread: close rather than read it to reach the next request.
     if (announcesBody(req) && !req.complete) headers.Connection = 'close';
-    send(res, { status: error.code, contentType: 'application/json', body: error, headers });
+    send(res, errorReply(req, error, headers, new Links(baseUrlOf(req)).href('/'), requestLog.idOf(req)));
   };
 
   for (const route of opts.routes) {
@@ -98,6 +110,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     }
     const handler = (req: Request, res: Response, next: (err?: unknown) => void) => {
       requestLog.routed(req, route.path);
+      if (route.formats) varyOn(res, 'Accept');
       const gone = clientGoneSignal(res);
       void (async () => {
         try {
@@ -108,7 +121,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
             req.body = await readJsonBody(req, opts.limits.maxBodyBytes);
           }
           const input = parseInput(route, req, new Links(baseUrlOf(req)), gone) as Parameters<typeof route.handler>[0];
-          send(res, await route.handler(input));
+          await send(res, await route.handler(input), compression);
         } catch (err) {
           // The work stopped because its client left: there is nobody to answer.
           if (!(gone.aborted && err === gone.reason)) fail(req, res, err);
@@ -122,17 +135,12 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   }
 
   // restify emits this after its own failures (unknown route, wrong method, unreadable body) and
-  // then sends the error itself: give the error an ApiError body instead of sending twice.
-  server.on('restifyError', (req: Request, res: Response, err: { name?: string; body?: { message?: string }; toJSON?: () => unknown }, cb: () => void) => {
+  // then sends the error itself unless the response is marked sent: answer as every failure is
+  // answered, and mark it (restify's guard against sending twice, server.js _routeErrorResponse).
+  server.on('restifyError', (req: Request, res: Response, err: { name?: string; body?: { message?: string } }, cb: () => void) => {
     if (err?.name === 'ResourceNotFoundError' && err.body) err.body.message = 'See the landing page / or the API document /api for the routes.';
-    const { error, internal } = toApiError(err);
-    if (internal) opts.logger.error({ err, requestId: requestLog.idOf(req), method: req.method, url: req.url }, 'request failed');
-    err.toJSON = () => error;
-    // restify writes no body, hence no content headers, for HEAD: give the ones GET would carry.
-    if (req.method === 'HEAD') {
-      res.setHeader('Content-Type', 'application/json');
-      res.setHeader('Content-Length', Buffer.byteLength(JSON.stringify(error)));
-    }
+    fail(req, res, err);
+    (res as Response & { _sent?: boolean })._sent = true;
     cb();
   });
 

@@ -52,6 +52,8 @@ export function bindHttp(c: Container, config: Config): void {
       publicBaseUrl: config.server.publicBaseUrl,
       limits: config.server,
       authenticate: (req) => guard.authenticate(req),
+      cors: config.server.cors,
+      compression: config.server.compression,
     });
   });
 }
