@@ -154,7 +154,7 @@ export const configSchema = z.object({
         .object({
           enabled: z.boolean().default(true).describe('Compress answers with gzip or br when the client\'s `Accept-Encoding` allows it (never media that are compressed already, nor byte ranges).'),
           minBytes: nonNegativeInt(1024).describe('Bodies known to be smaller than this are sent as they are (compressing them saves less than it costs).'),
-          brotliQuality: z.number().int().min(0).max(11).default(4).describe('br quality, 0-11: at 4-5 br is smaller than gzip at level 9 in about the time of gzip at 6; 11 takes hundreds of times longer, far too slow for answers made while the client waits.'),
+          brotliQuality: z.number().int().min(0).max(11).default(4).describe('br quality, 0-11: at 4-5 br is about as small as gzip at level 9, or smaller, in the time of gzip at 6; 11 takes a hundred times longer and more, far too slow for answers made while the client waits.'),
           gzipLevel: z.number().int().min(1).max(9).default(6).describe('gzip level, 1 (fastest) to 9 (smallest).'),
         })
         .describe('Compression of answers (`Content-Encoding`, see docs/operations.md).')
