@@ -1,10 +1,11 @@
 /**
  * What counts as a failure for one exchange. The rules are the project's: no 5xx for any input,
- * every 4xx/5xx body is an ApiError {code = status, message, hint?}, an answer within the
- * client's time bound, an invalid Host or malformed forwarded header is refused, the admin routes
- * are not served on the public listener, and no internals (stack traces, file paths) leak into a
- * body.
+ * every 4xx/5xx body is an ApiError {code = status, message, hint?} (or, for a request that asked
+ * for HTML, the error page showing that status), an answer within the client's time bound, an
+ * invalid Host or malformed forwarded header is refused, the admin routes are not served on the
+ * public listener, and no internals (stack traces, file paths) leak into a body.
  */
+import zlib from 'node:zlib';
 import type { FuzzCase } from './cases.js';
 import type { FuzzRequest, SendResult } from './http-client.js';
 
@@ -47,6 +48,20 @@ export function apiErrorProblem(status: number, contentType: string | undefined,
   return undefined;
 }
 
+/** What is wrong with an HTML error page (src/http/error-reply.ts): it must name its status first in its title. */
+export function htmlErrorProblem(status: number, body: Buffer): string | undefined {
+  const title = /<title>([^<]*)<\/title>/.exec(body.toString('utf8'))?.[1];
+  if (title === undefined) return 'HTML error page without a title';
+  if (!title.startsWith(`${status} `)) return `HTML error page titled ${JSON.stringify(title)} for status ${status}`;
+  return undefined;
+}
+
+/** Whether a request may have asked for HTML (by `f` or Accept): its errors may then be pages. */
+function mentionsHtml(req: FuzzRequest): boolean {
+  if (req.raw) return /html/i.test(req.raw.toString('latin1'));
+  return /html/i.test(req.path) || req.headers.some(([k, v]) => k.toLowerCase() === 'accept' && /html/i.test(v));
+}
+
 /**
  * Load shedding, not a failure: the zone-data admission control (limits.maxSubZonesInFlight)
  * refuses work it found no room for with 503 "Service busy", Retry-After and an ApiError body.
@@ -73,7 +88,8 @@ export function judge(c: FuzzCase, r: SendResult, leakMarkers: string[], timeout
   const contentType = String(res.headers['content-type'] ?? '');
   if (res.status >= 500 && !isShed(res)) out.push({ kind: '5xx', detail: `status ${res.status}` });
   if (res.status >= 400 && c.req.method.toUpperCase() !== 'HEAD') {
-    const problem = apiErrorProblem(res.status, contentType || undefined, res.body, res.bodyBytes);
+    const page = /^text\/html\b/i.test(contentType) && mentionsHtml(c.req);
+    const problem = page ? htmlErrorProblem(res.status, res.body) : apiErrorProblem(res.status, contentType || undefined, res.body, res.bodyBytes);
     if (problem) out.push({ kind: 'non-api-error', detail: problem });
   }
   if (c.traversal && res.status >= 200 && res.status < 300) out.push({ kind: 'leak', detail: `status ${res.status} for a file name outside its directory` });
@@ -81,7 +97,7 @@ export function judge(c: FuzzCase, r: SendResult, leakMarkers: string[], timeout
   if (c.badForwarded && res.status < 400) out.push({ kind: 'bad-forwarded-accepted', detail: `status ${res.status} for a malformed forwarded header from a trusted proxy` });
   // Only the admin listener serves /admin: on the public one it is an unknown route, however spelt.
   if (res.status < 400 && /^\/+admin(\/|$)/i.test(c.req.path)) out.push({ kind: 'leak', detail: `status ${res.status} for an admin route on the public listener` });
-  const text = res.body.toString('utf8');
+  const text = decoded(res).toString('utf8');
   if (res.status >= 400 && STACK.test(text)) out.push({ kind: 'leak', detail: 'stack trace in an error body' });
   // A marker the request itself carried may be echoed back (a 404 naming the id it was given).
   const sent = requestText(c.req);
@@ -89,6 +105,20 @@ export function judge(c: FuzzCase, r: SendResult, leakMarkers: string[], timeout
   // Files no answer may carry: the system's, the service's config (token digests), its package and git metadata, its environment.
   for (const [marker, what] of FILE_MARKERS) if (marker.test(text)) out.push({ kind: 'leak', detail: `body contains ${what}` });
   return out;
+}
+
+/** The body as the service wrote it, when it came compressed: the leak checks read what a client reads. */
+function decoded(res: { headers: Record<string, unknown>; body: Buffer }): Buffer {
+  const coding = String(res.headers['content-encoding'] ?? '');
+  // What was kept of the body may end mid-stream: decode what there is, up to a bound.
+  const maxOutputLength = 16 * 2 ** 20;
+  try {
+    if (coding === 'gzip') return zlib.gunzipSync(res.body, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength });
+    if (coding === 'br') return zlib.brotliDecompressSync(res.body, { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH, maxOutputLength });
+  } catch {
+    // Not decodable as labelled: search the bytes as they came.
+  }
+  return res.body;
 }
 
 /** What a request sent, its target percent-decoded where it decodes, as one text to search. */

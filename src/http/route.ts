@@ -7,6 +7,8 @@ import { AppError, InvalidRequestError, ValidationError } from '../ports/errors.
 import { negotiate } from './formats.js';
 import type { Format } from '../formats/registry.js';
 import type { Links } from './links.js';
+import type { ResponseCompression } from './compression.js';
+import { varyOn } from './vary-headers.js';
 
 /** What a handler answers; the route kit writes it. */
 export interface Reply {
@@ -112,11 +114,20 @@ function validate(schema: ZodType | undefined, value: unknown, what: string, sta
   throw status === 400 ? new InvalidRequestError(`Invalid ${what}`, hint) : new ValidationError(`Invalid ${what}`, hint);
 }
 
-export function send(res: Response, reply: Reply): void {
+/**
+ * Writes a reply; with `compression`, its body is compressed when the request and the media allow.
+ * A body in memory is compressed off the event loop: the promise settles once it is written.
+ */
+export function send(res: Response, reply: Reply, compression?: ResponseCompression): void | Promise<void> {
   const status = reply.status ?? 200;
-  for (const [k, v] of Object.entries(reply.headers ?? {})) res.header(k, v);
+  for (const [k, v] of Object.entries(reply.headers ?? {})) {
+    if (k.toLowerCase() === 'vary') varyOn(res, v);
+    else res.header(k, v);
+  }
   if (reply.body instanceof Readable) {
-    const stream = reply.body;
+    const declared = res.getHeader('content-length');
+    const encoder = compression?.encoderFor(res, status, reply.contentType, declared === undefined ? undefined : Number(declared));
+    const stream = encoder ? encoder.stream(reply.body) : reply.body;
     res.writeHead(status, { 'Content-Type': reply.contentType });
     if (res.req?.method === 'HEAD') {
       stream.destroy();
@@ -129,9 +140,17 @@ export function send(res: Response, reply: Reply): void {
     stream.pipe(res);
     return;
   }
+  const contentType = withCharset(reply.contentType);
   const buffer = bodyBytes(reply.body);
-  res.writeHead(status, { 'Content-Type': withCharset(reply.contentType), 'Content-Length': buffer.length });
-  res.end(buffer);
+  const write = (bytes: Buffer) => {
+    res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': bytes.length });
+    res.end(bytes);
+  };
+  const encoder = compression?.encoderFor(res, status, contentType, buffer.length);
+  if (!encoder) return write(buffer);
+  // Compression failing on bytes in memory is a fault of ours; nothing was sent yet, but the
+  // headers already name the coding: the answer is cut.
+  return encoder.buffer(buffer).then(write, () => void res.destroy());
 }
 
 /** The bytes of a body that is not a stream: text as UTF-8, an object as its JSON. */

@@ -14,6 +14,10 @@ import { clientGoneSignal } from './client-gone.js';
 import { createRequestLog, type RequestObserver } from './request-log.js';
 import { createForwarding } from './forwarded.js';
 import { AppError } from '../ports/errors.js';
+import { crossOrigin, type CorsConfig } from './cross-origin.js';
+import { ResponseCompression, type CompressionConfig } from './compression.js';
+import { errorReply } from './error-reply.js';
+import { varyOn } from './vary-headers.js';
 
 export type HttpLimits = ConnectionLimits & { maxBodyBytes: number };
 
@@ -28,6 +32,10 @@ export interface HttpServerOptions {
   authenticate: (req: Request) => void | Promise<void>;
   /** Told of every request the log records and given the connection guard's counts (the metrics). */
   observer?: RequestObserver & { watchConnections(stats: () => ConnectionStats): void };
+  /** Absent: no CORS headers, and preflights are refused as any OPTIONS request. */
+  cors?: CorsConfig;
+  /** Absent: answers are sent as they are. */
+  compression?: CompressionConfig;
 }
 
 export interface HttpServer {
@@ -50,6 +58,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   opts.observer?.watchConnections(() => connections.stats());
   // The request line and Host are checked before restify parses them (it builds its URL from both).
   const authorities = new WeakMap<Request, string | undefined>();
+  const cors = crossOrigin(opts.cors ?? { origins: [], securedOrigins: [], maxAgeSeconds: 0 }, server, opts.routes);
+  const compression = opts.compression && new ResponseCompression(opts.compression);
   // `first` handlers run on each request before restify touches it (missing from @types/restify).
   (server as Server & { first(handler: (req: Request, res: Response) => boolean): void }).first((req, res) => {
     if (connections.refused(req.socket)) return false;
@@ -58,15 +68,25 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       const forwarded = forwarding.of(req);
       if (forwarded.proxied) connections.admitProxied(res, forwarded.client);
       req.getUrl();
-      return true;
     } catch (err) {
+      cors(req, res, false);
       fail(req, res, err);
       return false;
     }
+    // CORS headers go on before anything can answer; preflights are answered here.
+    return !cors(req, res);
   });
   server.use(restify.plugins.queryParser({ mapParams: false, allowDots: false, plainObjects: true, parameterLimit: 200 }));
 
   const baseUrlOf = (req: Request) => baseUrlFor(opts.publicBaseUrl, authorities.get(req), forwarding.of(req), req.socket);
+  // An error page's home link: the error may be that the forwarded headers that build links are malformed.
+  const homeOf = (req: Request) => {
+    try {
+      return new Links(baseUrlOf(req)).href('/');
+    } catch {
+      return '/';
+    }
+  };
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'Bearer token issued by the operator' });
 
@@ -83,7 +103,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     if (err instanceof AppError && err.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.retryAfterSeconds);
     // A refused body is left unread: close rather than read it to reach the next request.
     if (announcesBody(req) && !req.complete) headers.Connection = 'close';
-    send(res, { status: error.code, contentType: 'application/json', body: error, headers });
+    send(res, errorReply(req, error, headers, homeOf(req), requestLog.idOf(req)));
   };
 
   for (const route of opts.routes) {
@@ -107,6 +127,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     }
     const handler = (req: Request, res: Response, next: (err?: unknown) => void) => {
       requestLog.routed(req, route.path);
+      if (route.formats) varyOn(res, 'Accept');
       const gone = clientGoneSignal(res);
       void (async () => {
         try {
@@ -117,7 +138,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
             req.body = await readJsonBody(req, opts.limits.maxBodyBytes);
           }
           const input = parseInput(route, req, new Links(baseUrlOf(req)), gone) as Parameters<typeof route.handler>[0];
-          send(res, await route.handler(input));
+          await send(res, await route.handler(input), compression);
         } catch (err) {
           // The work stopped because its client left: there is nobody to answer.
           if (!(gone.aborted && err === gone.reason)) fail(req, res, err);
@@ -131,17 +152,12 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   }
 
   // restify emits this after its own failures (unknown route, wrong method, unreadable body) and
-  // then sends the error itself: give the error an ApiError body instead of sending twice.
-  server.on('restifyError', (req: Request, res: Response, err: { name?: string; body?: { message?: string }; toJSON?: () => unknown }, cb: () => void) => {
+  // then sends the error itself unless the response is marked sent: answer as every failure is
+  // answered, and mark it (restify's guard against sending twice, server.js _routeErrorResponse).
+  server.on('restifyError', (req: Request, res: Response, err: { name?: string; body?: { message?: string } }, cb: () => void) => {
     if (err?.name === 'ResourceNotFoundError' && err.body) err.body.message = 'See the landing page / or the API document /api for the routes.';
-    const { error, internal } = toApiError(err);
-    if (internal) opts.logger.error({ err, requestId: requestLog.idOf(req), method: req.method, url: req.url }, 'request failed');
-    err.toJSON = () => error;
-    // restify writes no body, hence no content headers, for HEAD: give the ones GET would carry.
-    if (req.method === 'HEAD') {
-      res.setHeader('Content-Type', 'application/json');
-      res.setHeader('Content-Length', Buffer.byteLength(JSON.stringify(error)));
-    }
+    fail(req, res, err);
+    (res as Response & { _sent?: boolean })._sent = true;
     cb();
   });
 

@@ -53,6 +53,8 @@ export function bindHttp(c: Container, config: Config): void {
       limits: config.server,
       authenticate: (req) => guard.authenticate(req),
       ...(config.server.metrics.enabled ? { observer: ctx.get<ServiceMetrics>(TOKENS.ServiceMetrics) } : {}),
+      cors: config.server.cors,
+      compression: config.server.compression,
     });
   });
 }

@@ -30,6 +30,24 @@ function isTrustValue(s: string): boolean {
   }
 }
 
+/**
+ * An origin as browsers send it in `Origin` (`scheme://host[:port]`, lower case, no default port,
+ * no path), so that configured and sent origins compare as strings; `"*"` where `wildcard`.
+ */
+const originSchema = (wildcard: boolean) =>
+  z.string().refine((s) => (wildcard && s === '*') || serializedOrigin(s) === s, {
+    message: `must be an origin as browsers send it: scheme://host[:port], lower case, without the default port, a path or a trailing slash (https://maps.example.org)${wildcard ? ', or "*"' : ''}`,
+  });
+
+function serializedOrigin(s: string): string | undefined {
+  try {
+    const url = new URL(s);
+    return /^https?:$/.test(url.protocol) ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export const fieldSchema = z.object({
   title: z.string().describe('Human-readable name of the field.'),
   type: z.enum(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']).describe('JSON type of the field\'s values.'),
@@ -164,6 +182,23 @@ export const configSchema = z.object({
           datastoreTimeoutMs: positiveInt(1000).describe('Longest the datastore read of the job counts may take at a scrape; past it that scrape leaves the job series out.'),
         })
         .describe('`GET /metrics`: the series are listed in docs/operations.md.')
+        .prefault({}),
+      cors: z
+        .object({
+          origins: z.array(originSchema(true)).default([]).describe('Web page origins (`https://maps.example.org`) whose scripts may read the public routes\' answers; `"*"` for any origin (the answers then carry `Access-Control-Allow-Origin: *`). None: no cross-origin reads.'),
+          securedOrigins: z.array(originSchema(false)).default([]).describe('Origins whose scripts may also call the secured routes (`/orders`) with an `Authorization` header; the only ones those routes accept. Never `"*"`.'),
+          maxAgeSeconds: nonNegativeInt(600).describe('How long a browser may reuse a preflight answer (`Access-Control-Max-Age`; browsers cap it at 2 hours or less).'),
+        })
+        .describe('Cross-origin resource sharing: which web pages\' scripts may read the answers (see docs/operations.md).')
+        .prefault({}),
+      compression: z
+        .object({
+          enabled: z.boolean().default(true).describe('Compress answers with gzip or br when the client\'s `Accept-Encoding` allows it (never media that are compressed already, nor byte ranges).'),
+          minBytes: nonNegativeInt(1024).describe('Bodies known to be smaller than this are sent as they are (compressing them saves less than it costs).'),
+          brotliQuality: z.number().int().min(0).max(11).default(4).describe('br quality, 0-11: at 4-5 br is about as small as gzip at level 9, or smaller, in the time of gzip at 6; 11 takes a hundred times longer and more, far too slow for answers made while the client waits.'),
+          gzipLevel: z.number().int().min(1).max(9).default(6).describe('gzip level, 1 (fastest) to 9 (smallest).'),
+        })
+        .describe('Compression of answers (`Content-Encoding`, see docs/operations.md).')
         .prefault({}),
     })
     .describe('HTTP listener, connection and request bounds.')

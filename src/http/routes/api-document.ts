@@ -29,7 +29,7 @@ export function apiDocumentRoutes(openApi: () => object | Promise<object>): AnyR
     defaultFormat: 'html',
     responses: responses({ description: 'The API definition', schema: z.object({}).passthrough(), formats: ['openapi', 'json', 'html'] }, [406]),
     handler: async ({ format, links, query, req }) => {
-      if (format === 'html') return { contentType: 'text/html', body: swaggerPage(links.href('/api/openapi.json'), links.href('/api/assets/')), headers: { Vary: 'Accept' } };
+      if (format === 'html') return { contentType: 'text/html', body: swaggerPage(links.href('/api/openapi.json'), links.href('/api/assets/')) };
       return openApiReply(await openApi(), query.f ? 'application/json' : openApiMediaType(req.header('accept')));
     },
   });
