@@ -185,6 +185,13 @@ describe('HTTP: forwarded headers and trusted proxies', function () {
         const line = await logs.first((l: LogLine) => l.msg === 'request' && l.requestId === res.headers['x-request-id']);
         expect(line, what).to.include({ client: '127.0.0.1', status: 400 });
       }
+      // A browser gets the same refusal as a page, whose links cannot come from the headers refused.
+      for (const [name, value] of FORWARDED_MALFORMED) {
+        const r = await send(new URL(s.base), { method: 'GET', path: '/conformance', headers: [[name, value], ['Accept', 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8']] }, { timeoutMs: 10_000 });
+        const what = `${name}: ${value.slice(0, 60)} (HTML)`;
+        expect(r.response?.status, what).to.equal(400);
+        expect(String(r.response!.headers['content-type']), what).to.match(/^text\/html/);
+      }
       for (const [name, value] of FORWARDED_VALID) {
         const r = await send(new URL(s.base), { method: 'GET', path: '/conformance?f=json', headers: [[name, value]] }, { timeoutMs: 10_000 });
         expect(r.response?.status, `${name}: ${value.slice(0, 60)}`).to.equal(200);
