@@ -2,6 +2,7 @@ import type { Collection, Extent, FieldMeta } from '../domain/collection.js';
 import type { Expr } from '../domain/cql2/index.js';
 import type { TimeInterval } from '../domain/time-interval.js';
 import type { KeyedZoneStats } from '../domain/aggregation/zone-points.js';
+import type { SourceVersion } from './source-version.js';
 
 export type { Collection, FieldMeta } from '../domain/collection.js';
 
@@ -42,6 +43,12 @@ export interface LakeReader {
    * instants. Parts the files do not give are absent; undefined when the collection has no files.
    */
   extent?(collection: Collection, work?: LakeWork): Promise<Extent | undefined>;
+  /**
+   * The version of the collection's files as their listing gives it (names, sizes and
+   * modification times on disk; keys and ETags in an object store), without reading them. Files
+   * the reader would not scan do not count.
+   */
+  version?(collection: Collection): Promise<SourceVersion>;
 
   /*
    * Optional fast paths for zone aggregation. A reader that offers them answers exactly as
