@@ -8,6 +8,7 @@ import type { SourceFiles } from '../source-files.js';
 import { byteRange } from '../byte-range.js';
 import { HttpRefusal } from '../http-errors.js';
 import { NotFoundError } from '../../ports/errors.js';
+import { contentDisposition } from '../../formats/file-names.js';
 import type { CollectionsService } from '../../app/collections/collections-service.js';
 
 /** A local file a collection is read from, with byte ranges. */
@@ -37,7 +38,7 @@ export function collectionSourceFileRoute(service: CollectionsService, sources: 
         ETag: etag,
         'Last-Modified': new Date(f.mtimeMs).toUTCString(),
         'Cache-Control': 'public, max-age=3600',
-        'Content-Disposition': `inline; filename="${path.basename(f.file).replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+        'Content-Disposition': contentDisposition(path.basename(f.file), 'inline'),
       };
       if (req.header('if-none-match') === etag) return { status: 304, contentType: f.type, body: '', headers };
       const ifRange = req.header('if-range');

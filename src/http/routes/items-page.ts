@@ -4,7 +4,7 @@ import { responses } from '../responses.js';
 import { FeatureCollectionResponse, ITEMS_FORMATS, ItemsParams, ItemsQuery } from '../schemas/items.js';
 import type { ItemsService } from '../../app/items/items-service.js';
 import { carried, DECLARED, itemsServiceQuery } from '../items-query.js';
-import { parquetReply, presentItemsPage } from '../items-presenter.js';
+import { itemsPageLinks, parquetReply, presentItemsPage } from '../items-presenter.js';
 
 const DEFAULT_LIMIT = 10;
 
@@ -46,8 +46,8 @@ export function itemsPageRoute(service: ItemsService): AnyRoute {
       const id = params.collection_id;
       const sq = { ...itemsServiceQuery(query, format, req), limit, offset };
       if (format === 'parquet' || format === 'geoparquet') {
-        const { bytes } = await service.parquet(id, sq, format === 'geoparquet', false, signal);
-        return parquetReply(bytes, format, id, `items-${offset}`);
+        const { bytes, result } = await service.parquet(id, sq, format === 'geoparquet', false, signal);
+        return parquetReply(bytes, format, id, `items-${offset}`, itemsPageLinks(result, format, links, carried(req), offset, limit));
       }
       return presentItemsPage(await service.page(id, sq, signal), format, links, carried(req), offset, limit);
     },
