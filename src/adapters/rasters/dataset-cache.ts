@@ -41,8 +41,8 @@ interface Entry {
 /**
  * Open datasets by href, oldest evicted first; a failed open is forgotten so it can be retried.
  * A dataset whose file changed (its stamp, a local file's size and time, looked at again at most
- * every `recheckMs`; a remote host stating another ETag) is replaced: the next request opens the
- * file afresh. A replaced or evicted dataset is closed, dropping its decoded tiles, once the reads
+ * every `recheckMs`; a remote host stating another ETag) is replaced: the requests after the look
+ * open the file afresh. A replaced or evicted dataset is closed, dropping its decoded tiles, once the reads
  * running on it end.
  */
 export class DatasetCache<T extends CachedDataset> {
@@ -56,23 +56,23 @@ export class DatasetCache<T extends CachedDataset> {
   ) {}
 
   async get(href: string, load: () => Promise<T>): Promise<RasterDataset> {
-    return (await (await this.entry(href, load)).opened).lease;
+    return (await this.entry(href, load).opened).lease;
   }
 
   /** The version of the raster at `href` (opened if it is not yet): its file's stamp, else what its host stated. */
   async version(href: string, load: () => Promise<T>): Promise<SourceVersion | undefined> {
-    const { lease, stamp } = await (await this.entry(href, load)).opened;
+    const { lease, stamp } = await this.entry(href, load).opened;
     return stamp ?? lease.dataset.remote?.version;
   }
 
-  private async entry(href: string, load: () => Promise<T>): Promise<Entry> {
-    let e = this.open.get(href);
-    if (e && Date.now() - e.checkedAt >= this.recheckMs) {
-      const stale = e;
-      stale.checking ??= this.recheck(href, stale).finally(() => (stale.checking = undefined));
-      await stale.checking;
-      e = this.open.get(href);
-    }
+  /**
+   * The entry of `href`, looked at again in the background when due: no request waits for the
+   * look (a file system call queued behind the reads of busy rasters), so requests are never held
+   * back together and let go at once. A change found serves the requests after it.
+   */
+  private entry(href: string, load: () => Promise<T>): Entry {
+    const e = this.open.get(href);
+    if (e && !e.checking && Date.now() - e.checkedAt >= this.recheckMs) e.checking = this.recheck(href, e).finally(() => (e.checking = undefined));
     return e ?? this.create(href, load);
   }
 

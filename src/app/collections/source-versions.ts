@@ -8,8 +8,9 @@ import type { StacCatalogFactory } from '../../ports/stac-catalog.js';
 import type { SourceVersion } from '../../ports/source-version.js';
 
 /**
- * A version is reused this long: a burst of requests looks at a collection's files (a stat, a
- * directory walk, an object listing) once, and a change shows within about this time.
+ * A version is looked at again once it is this old: a burst of requests looks at a collection's
+ * files (a stat, a directory walk, an object listing) once, and a change shows in the requests
+ * after the next look.
  */
 const KEEP_MS = 1000;
 
@@ -22,11 +23,12 @@ const KEEP_MS = 1000;
  *
  * Work is bounded: one look per collection at a time and at most one per KEEP_MS, only for
  * configured collections; a source that fails to say gives no version (the request that needs
- * the data meets the failure itself).
+ * the data meets the failure itself). A change shows in tags a look later than in the data (about
+ * a second): answers sent meanwhile carry the tag of before.
  */
 @injectable()
 export class SourceVersions {
-  /** By collection id: the last look, when it ended (undefined while it runs). */
+  /** By collection id: what the last look found, and when it ended (undefined while a look runs). */
   private readonly kept = new Map<string, { at: number | undefined; version: Promise<SourceVersion | undefined> }>();
 
   constructor(
@@ -52,15 +54,32 @@ export class SourceVersions {
     return { id: hash.digest('base64url'), ...(times.every((t) => t !== undefined) ? { modifiedMs: Math.max(...(times as number[])) } : {}) };
   }
 
+  /**
+   * The collection's version as last looked at; once that is KEEP_MS old, looked at again in the
+   * background. Only the first look is waited for: a look (a directory walk, a listing) queued
+   * behind busy file reads would otherwise hold every request of its time back, then let them go
+   * at once.
+   */
   private one(c: Collection): Promise<SourceVersion | undefined> {
     const kept = this.kept.get(c.id);
-    if (kept && (kept.at === undefined || Date.now() - kept.at < KEEP_MS)) return kept.version;
-    const entry: { at: number | undefined; version: Promise<SourceVersion | undefined> } = { at: undefined, version: Promise.resolve(undefined) };
-    entry.version = this.look(c)
-      .catch(() => undefined)
-      .finally(() => (entry.at = Date.now()));
+    if (kept) {
+      if (kept.at !== undefined && Date.now() - kept.at >= KEEP_MS) {
+        kept.at = undefined;
+        void this.settled(c).then((v) => {
+          kept.version = Promise.resolve(v);
+          kept.at = Date.now();
+        });
+      }
+      return kept.version;
+    }
+    const entry: { at: number | undefined; version: Promise<SourceVersion | undefined> } = { at: undefined, version: this.settled(c) };
+    void entry.version.then(() => (entry.at = Date.now()));
     this.kept.set(c.id, entry);
     return entry.version;
+  }
+
+  private settled(c: Collection): Promise<SourceVersion | undefined> {
+    return this.look(c).catch(() => undefined);
   }
 
   private async look(c: Collection): Promise<SourceVersion | undefined> {

@@ -1,6 +1,7 @@
 /**
  * The cache of open trusted rasters: a changed file (its stamp) is opened afresh, the old dataset
- * closed only once the reads running on it end, and never read after it is closed.
+ * closed only once the reads running on it end, and never read after it is closed; no request
+ * waits for the look at the file.
  */
 import { expect } from 'chai';
 import { DatasetCache, type CachedDataset } from '../../../src/adapters/rasters/dataset-cache.js';
@@ -51,8 +52,10 @@ describe('DatasetCache (trusted rasters)', () => {
     const running = first.readWindow(REQ);
     stamp = 'v2';
     await sleep(30);
+    expect(await cache.get('f', load), 'the request that starts the look is not held back by it').to.equal(first);
+    await sleep(5);
     const second = await cache.get('f', load);
-    expect(second, 'opened afresh').to.not.equal(first);
+    expect(second, 'opened afresh after the look').to.not.equal(first);
     expect(opened).to.have.length(2);
     expect(await cache.version('f', load)).to.deep.equal({ id: 'v2' });
     expect(opened[0]!.closed, 'not while a read runs').to.equal(0);
@@ -94,6 +97,8 @@ describe('DatasetCache (trusted rasters)', () => {
     expect(opened).to.have.length(1);
     (remote as { changed: boolean }).changed = true;
     await sleep(30);
+    await cache.get('u', load);
+    await sleep(5);
     await cache.get('u', load);
     expect(opened).to.have.length(2);
     expect(opened[0]!.closed).to.equal(1);
