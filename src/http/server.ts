@@ -12,6 +12,7 @@ import { bearerChallenge } from './bearer-challenge.js';
 import { HttpRefusal } from './http-errors.js';
 import { clientGoneSignal } from './client-gone.js';
 import { createRequestLog } from './request-log.js';
+import { HttpCaching } from './caching.js';
 import { AppError } from '../ports/errors.js';
 
 export type HttpLimits = ConnectionLimits & { maxBodyBytes: number };
@@ -23,6 +24,8 @@ export interface HttpServerOptions {
   limits: HttpLimits;
   /** Called (and awaited) before a secured route reads its body; throws NotAuthenticatedError to refuse. */
   authenticate: (req: Request) => void | Promise<void>;
+  /** Validators, 304 and Cache-Control of the answers; none when absent. */
+  caching?: HttpCaching;
 }
 
 export interface HttpServer {
@@ -57,6 +60,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   });
   server.use(restify.plugins.queryParser({ mapParams: false, allowDots: false, plainObjects: true, parameterLimit: 200 }));
 
+  const caching = opts.caching ?? new HttpCaching();
   const baseUrlOf = (req: Request) => baseUrlFor(opts.publicBaseUrl, authorities.get(req), req.socket);
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'Bearer token issued by the operator' });
@@ -108,7 +112,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
             req.body = await readJsonBody(req, opts.limits.maxBodyBytes);
           }
           const input = parseInput(route, req, new Links(baseUrlOf(req)), gone) as Parameters<typeof route.handler>[0];
-          send(res, await route.handler(input));
+          const cache = await caching.prepare(route, input);
+          if (!cache.notModified(req, res)) send(res, cache.decorate(await route.handler(input)));
         } catch (err) {
           // The work stopped because its client left: there is nobody to answer.
           if (!(gone.aborted && err === gone.reason)) fail(req, res, err);

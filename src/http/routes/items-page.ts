@@ -40,6 +40,8 @@ export function itemsPageRoute(service: ItemsService): AnyRoute {
     formats: ITEMS_FORMATS,
     defaultFormat: 'geojson',
     responses: responses({ description: 'One page of rows', schema: FeatureCollectionResponse, formats: ITEMS_FORMATS }, [400, 404, 406]),
+    // GeoJSON pages carry the time they were written (`timeStamp`): equal, not identical.
+    validators: { source: ({ params }, versions) => versions([params.collection_id]), weak: ({ format }) => format === 'geojson' },
     handler: async ({ params, query, format, links, req, signal }) => {
       const limit = query.limit ?? DEFAULT_LIMIT;
       const offset = query.offset ?? 0;

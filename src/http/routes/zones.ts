@@ -71,6 +71,10 @@ export function zoneListRoute(form: DggsForm, service: ZonesService): AnyRoute {
     query: zonesQuery,
     formats: LIST_FORMATS,
     responses: responses({ description: 'The zone list', schema: ZonesResponse, formats: LIST_FORMATS }, [400, 404, 406, 422, 503]),
+    // A collection's zones filtered by its data (filter, datetime) change with the data; the others do not.
+    validators: form.scoped
+      ? { source: async ({ params, query }, versions) => (query.filter !== undefined || query.datetime !== undefined ? versions([form.scopeOf(params).collection!.id]) : null) }
+      : 'request',
     handler: async ({ params, query, links, format, req, signal }) => {
       const scope = form.scopeOf(params);
       const grid = service.grid(params.dggrs_id);
