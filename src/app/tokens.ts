@@ -42,6 +42,7 @@ export const TOKENS = {
   ZoneDataService: Symbol.for('ZoneDataService'),
   BearerGuard: Symbol.for('BearerGuard'),
   SourceFiles: Symbol.for('SourceFiles'),
+  SourceVersions: Symbol.for('SourceVersions'),
   ServiceRoutes: Symbol.for('ServiceRoutes'),
   CollectionRoutes: Symbol.for('CollectionRoutes'),
   DggsRoutes: Symbol.for('DggsRoutes'),

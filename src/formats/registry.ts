@@ -22,24 +22,26 @@ export interface FormatRecord {
   aliases: readonly string[];
   /** Bodies are bytes, not JSON or text (documented as binary strings). */
   binary: boolean;
+  /** The file name extension of a download in this format (file-names.ts), without its dot. */
+  extension: string;
   /** Resources offering the format, each with the conformance classes the format brings there. */
   offeredBy: Partial<Record<Resource, readonly string[]>>;
 }
 
 /** In the order resources list them after their default format. */
 const RECORDS = {
-  json: { mediaType: 'application/json', f: 'json', aliases: [], binary: false, offeredBy: { resource: [], 'zone-list': [], 'zone-info': [], items: [] } },
-  html: { mediaType: 'text/html', f: 'html', aliases: [], binary: false, offeredBy: { resource: [], 'zone-list': [CONF.dggsZoneHtml], 'zone-info': [CONF.dggsZoneHtml], items: [CONF.featuresHtml] } },
-  'dggs-json': { mediaType: 'application/vnd.ogc.dggs+json', f: 'dggs+json', aliases: ['dggsjson'], binary: false, offeredBy: {} },
+  json: { mediaType: 'application/json', f: 'json', aliases: [], binary: false, extension: 'json', offeredBy: { resource: [], 'zone-list': [], 'zone-info': [], items: [] } },
+  html: { mediaType: 'text/html', f: 'html', aliases: [], binary: false, extension: 'html', offeredBy: { resource: [], 'zone-list': [CONF.dggsZoneHtml], 'zone-info': [CONF.dggsZoneHtml], items: [CONF.featuresHtml] } },
+  'dggs-json': { mediaType: 'application/vnd.ogc.dggs+json', f: 'dggs+json', aliases: ['dggsjson'], binary: false, extension: 'json', offeredBy: {} },
   /** DGGS-UBJSON: the DGGS-JSON document in Universal Binary JSON, under the OGC media type and the plain one the standard's table names. */
-  'dggs-ubjson': { mediaType: 'application/vnd.ogc.dggs+ubjson', f: 'dggs+ubjson', aliases: [], binary: true, offeredBy: {} },
-  ubjson: { mediaType: 'application/ubjson', f: 'ubjson', aliases: [], binary: true, offeredBy: {} },
-  geojson: { mediaType: 'application/geo+json', f: 'geo+json', aliases: [], binary: false, offeredBy: { 'zone-list': [CONF.dggsZoneGeojson], 'zone-info': [CONF.dggsZoneGeojson], items: [CONF.featuresGeojson] } },
-  parquet: { mediaType: 'application/vnd.apache.parquet', f: 'parquet', aliases: [], binary: true, offeredBy: { 'zone-list': [], items: [] } },
-  geoparquet: { mediaType: 'application/vnd.geo+parquet', f: 'geoparquet', aliases: [], binary: true, offeredBy: { 'zone-list': [], items: [] } },
+  'dggs-ubjson': { mediaType: 'application/vnd.ogc.dggs+ubjson', f: 'dggs+ubjson', aliases: [], binary: true, extension: 'ubj', offeredBy: {} },
+  ubjson: { mediaType: 'application/ubjson', f: 'ubjson', aliases: [], binary: true, extension: 'ubj', offeredBy: {} },
+  geojson: { mediaType: 'application/geo+json', f: 'geo+json', aliases: [], binary: false, extension: 'geojson', offeredBy: { 'zone-list': [CONF.dggsZoneGeojson], 'zone-info': [CONF.dggsZoneGeojson], items: [CONF.featuresGeojson] } },
+  parquet: { mediaType: 'application/vnd.apache.parquet', f: 'parquet', aliases: [], binary: true, extension: 'parquet', offeredBy: { 'zone-list': [], items: [] } },
+  geoparquet: { mediaType: 'application/vnd.geo+parquet', f: 'geoparquet', aliases: [], binary: true, extension: 'parquet', offeredBy: { 'zone-list': [], items: [] } },
   /** Zone lists as little-endian 64-bit integers (OGC 21-038r1 /req/zone-uint64). */
-  uint64: { mediaType: 'application/x-binary', f: 'uint64', aliases: ['x-binary'], binary: true, offeredBy: { 'zone-list': [CONF.dggsZoneUint64] } },
-  openapi: { mediaType: 'application/vnd.oai.openapi+json;version=3.1', f: 'json', aliases: ['application/vnd.oai.openapi+json'], binary: false, offeredBy: {} },
+  uint64: { mediaType: 'application/x-binary', f: 'uint64', aliases: ['x-binary'], binary: true, extension: 'bin', offeredBy: { 'zone-list': [CONF.dggsZoneUint64] } },
+  openapi: { mediaType: 'application/vnd.oai.openapi+json;version=3.1', f: 'json', aliases: ['application/vnd.oai.openapi+json'], binary: false, extension: 'json', offeredBy: {} },
 } as const satisfies Record<string, FormatRecord>;
 
 export type Format = keyof typeof RECORDS;

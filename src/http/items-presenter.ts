@@ -1,7 +1,8 @@
 import { json, type Reply } from './route.js';
 import { renderHtml } from './html/render.js';
 import { F_VALUE, mediaType, type Format } from '../formats/registry.js';
-import type { Links } from './links.js';
+import { pageLinkHeader, type Links } from './links.js';
+import { contentDisposition, fileName } from '../formats/file-names.js';
 import type { Link } from './schemas/common.js';
 import { ITEMS_FORMATS, type FeatureCollectionResponse, type FeatureResponse, type RawItemResponse, type RawItemsResponse } from './schemas/items.js';
 import { rawRow, toFeature } from './encoders/items-encoding.js';
@@ -11,10 +12,19 @@ import type { CarriedQuery } from './items-query.js';
 
 const itemsPath = (id: string) => `/collections/${encodeURIComponent(id)}/items`;
 
-/** A parquet download of rows, named after the collection and what was asked. */
-export function parquetReply(bytes: Uint8Array, format: Format, id: string, suffix: string): Reply {
-  const name = `${id.replace(/[^A-Za-z0-9_.-]/g, '_')}-${suffix}`;
-  return { contentType: mediaType(format), body: bytes, headers: { 'Content-Disposition': `attachment; filename="${name}.parquet"` } };
+/** A parquet download of rows, named after the collection and what was asked; a page's links go in its `Link` header. */
+export function parquetReply(bytes: Uint8Array, format: Format, id: string, suffix: string, pageLinkList: Link[] = []): Reply {
+  const link = pageLinkHeader(pageLinkList);
+  return { contentType: mediaType(format), body: bytes, headers: { 'Content-Disposition': contentDisposition(fileName(`${id}-${suffix}`, format)), ...(link ? { Link: link } : {}) } };
+}
+
+/** The links of one page of rows: its own and its collection's. */
+export function itemsPageLinks(result: ItemsResult, format: Format, links: Links, carry: CarriedQuery, offset: number, limit: number): Link[] {
+  const id = result.collection.id;
+  return [
+    ...pageLinks(links, itemsPath(id), format, carry, offset, limit, result.page.numberMatched),
+    links.link('collection', `/collections/${encodeURIComponent(id)}`, { type: 'application/json', title: result.collection.title }),
+  ];
 }
 
 /** self (this format), alternates (other formats), and prev/next when there are such pages. */
@@ -26,13 +36,16 @@ function pageLinks(links: Links, path: string, format: Format, query: CarriedQue
   return out;
 }
 
-/** One page of rows in the negotiated format (not parquet). */
+/** One page of rows in the negotiated format (not parquet), its links in the body and in its `Link` header. */
 export function presentItemsPage(result: ItemsResult, format: Format, links: Links, carry: CarriedQuery, offset: number, limit: number): Reply {
+  const pageLinkList = itemsPageLinks(result, format, links, carry, offset, limit);
+  const reply = itemsPageBody(result, format, links, carry, offset, limit, pageLinkList);
+  const link = pageLinkHeader(pageLinkList);
+  return link ? { ...reply, headers: { ...reply.headers, Link: link } } : reply;
+}
+
+function itemsPageBody(result: ItemsResult, format: Format, links: Links, carry: CarriedQuery, offset: number, limit: number, pageLinkList: Link[]): Reply {
   const id = result.collection.id;
-  const pageLinkList = [
-    ...pageLinks(links, itemsPath(id), format, carry, offset, limit, result.page.numberMatched),
-    links.link('collection', `/collections/${encodeURIComponent(id)}`, { type: 'application/json', title: result.collection.title }),
-  ];
   const numberReturned = result.page.rows.length;
   if (format === 'json') {
     const body: RawItemsResponse = {

@@ -44,6 +44,33 @@ export class Links {
   }
 }
 
+/** The relations of a page's own links that its `Link` header repeats, the most wanted first. */
+const PAGE_RELS = ['next', 'prev', 'self'];
+/**
+ * Bound of a `Link` header: proxies hold a response's whole header block in one buffer (nginx:
+ * 4 or 8 KiB by default) and fail the response past it, and a page's links repeat its query,
+ * which may carry a long filter.
+ */
+export const MAX_LINK_HEADER_BYTES = 4096;
+
+/**
+ * The `Link` header (RFC 8288) of one page of a list: the page's `next`, `prev` and `self` links as
+ * its body lists them, so a client of any format, a parquet or uint64 download included, finds
+ * the next page. Links that would take the header past MAX_LINK_HEADER_BYTES are left out (the
+ * body's links still have them); undefined when none is left.
+ */
+export function pageLinkHeader(links: readonly Link[]): string | undefined {
+  let header = '';
+  for (const rel of PAGE_RELS) {
+    const l = links.find((x) => x.rel === rel);
+    if (!l) continue;
+    const part = `<${l.href}>; rel="${rel}"${l.type ? `; type="${l.type}"` : ''}`;
+    const next = header ? `${header}, ${part}` : part;
+    if (Buffer.byteLength(next) <= MAX_LINK_HEADER_BYTES) header = next;
+  }
+  return header || undefined;
+}
+
 /** Paths of '/'-led segments of characters the URL parser copies unchanged (RFC 3986 pchar, escapes). */
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@%]*)+$/;
 /** A '.' or '..' segment (also escaped), which the parser would resolve. */

@@ -9,6 +9,7 @@ import type { Format } from '../formats/registry.js';
 import type { Links } from './links.js';
 import type { ResponseCompression } from './compression.js';
 import { varyOn } from './vary-headers.js';
+import type { SourceVersion } from '../ports/source-version.js';
 
 /** What a handler answers; the route kit writes it. */
 export interface Reply {
@@ -17,6 +18,8 @@ export interface Reply {
   /** A Readable is streamed (memory stays bounded for large files); its length goes in `headers`. */
   body: string | Uint8Array | Readable | object;
   headers?: Record<string, string>;
+  /** Part of the answer was left out (not ready in time): it goes without validators and is not stored (src/http/caching.ts). */
+  incomplete?: boolean;
 }
 
 export interface HandlerInput<P, Q, B> {
@@ -29,7 +32,32 @@ export interface HandlerInput<P, Q, B> {
   req: Request;
   /** Aborts when the client goes away before the answer is finished: pass it on to the work. */
   signal: AbortSignal;
+  /** The entity tag the answer carries, when its route declares validators (for a handler that honours If-Range). */
+  etag?: string;
 }
+
+/** The version of the data of collections, by their ids; undefined when one is unknown or has none. */
+export type SourceVersionsOf = (collectionIds: readonly string[]) => Promise<SourceVersion | undefined>;
+
+/**
+ * What an answer depends on besides its URL (path and query), its base URL, its negotiated format
+ * and the service's revision (code and configuration): its validators and Cache-Control derive
+ * from it (src/http/caching.ts). `'request'`: nothing else.
+ */
+export type RouteValidators<I> =
+  | 'request'
+  | {
+      /**
+       * The version of the data the answer is computed from (`versions` looks collections up);
+       * undefined when it cannot be known (the answer then goes without validators); null when
+       * this request's answer does not depend on data after all.
+       */
+      source?: (input: I, versions: SourceVersionsOf) => Promise<SourceVersion | null | undefined>;
+      /** What else picks the representation (a header the answer varies by). */
+      variant?: (input: I) => string;
+      /** The body carries something of its own each time (a generation time): its tag is weak. */
+      weak?: (input: I) => boolean;
+    };
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -66,6 +94,8 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends Z
    */
   documentedAt?: () => Promise<{ path: string; operationId: string; summary?: string; query: AnyObject }[]>;
   responses: RouteConfig['responses'];
+  /** What the answer's validators (ETag, Last-Modified) derive from, for GET and HEAD; none when absent. */
+  validators?: RouteValidators<HandlerInput<z.infer<P>, z.infer<Q>, z.infer<B>>>;
   handler: (input: HandlerInput<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<Reply>;
 }
 

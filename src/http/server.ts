@@ -13,6 +13,7 @@ import { HttpRefusal } from './http-errors.js';
 import { clientGoneSignal } from './client-gone.js';
 import { createRequestLog, type RequestObserver } from './request-log.js';
 import { createForwarding } from './forwarded.js';
+import { HttpCaching } from './caching.js';
 import { AppError } from '../ports/errors.js';
 import { crossOrigin, type CorsConfig } from './cross-origin.js';
 import { ResponseCompression, type CompressionConfig } from './compression.js';
@@ -36,6 +37,8 @@ export interface HttpServerOptions {
   cors?: CorsConfig;
   /** Absent: answers are sent as they are. */
   compression?: CompressionConfig;
+  /** Validators, 304 and Cache-Control of the answers; none when absent. */
+  caching?: HttpCaching;
 }
 
 export interface HttpServer {
@@ -87,6 +90,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       return '/';
     }
   };
+  const caching = opts.caching ?? new HttpCaching();
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: 'Bearer token issued by the operator' });
 
@@ -138,7 +142,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
             req.body = await readJsonBody(req, opts.limits.maxBodyBytes);
           }
           const input = parseInput(route, req, new Links(baseUrlOf(req)), gone) as Parameters<typeof route.handler>[0];
-          await send(res, await route.handler(input), compression);
+          const cache = await caching.prepare(route, input);
+          if (!cache.notModified(req, res)) await send(res, cache.decorate(await route.handler(input)), compression);
         } catch (err) {
           // The work stopped because its client left: there is nobody to answer.
           if (!(gone.aborted && err === gone.reason)) fail(req, res, err);

@@ -3,6 +3,7 @@ import type { Expr } from '../domain/cql2/index.js';
 import type { TimeInterval } from '../domain/time-interval.js';
 import type { KeyedZoneStats } from '../domain/aggregation/zone-points.js';
 import type { ReportedCache } from './metrics.js';
+import type { SourceVersion } from './source-version.js';
 
 export type { Collection, FieldMeta } from '../domain/collection.js';
 
@@ -45,6 +46,12 @@ export interface LakeReader {
   extent?(collection: Collection, work?: LakeWork): Promise<Extent | undefined>;
   /** The caches the reader keeps, reported in the metrics. */
   caches?(): ReportedCache[];
+  /**
+   * The version of the collection's files as their listing gives it (names, sizes and
+   * modification times on disk; keys and ETags in an object store), without reading them. Files
+   * the reader would not scan do not count.
+   */
+  version?(collection: Collection): Promise<SourceVersion>;
 
   /*
    * Optional fast paths for zone aggregation. A reader that offers them answers exactly as

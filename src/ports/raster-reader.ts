@@ -1,5 +1,6 @@
 import type { BBox } from '../domain/dggrs/dggrs.js';
 import type { PixelGrid } from '../domain/aggregation/pixel-grid.js';
+import type { SourceVersion } from './source-version.js';
 
 export type { PixelGrid } from '../domain/aggregation/pixel-grid.js';
 
@@ -78,4 +79,11 @@ export interface RasterDataset {
  */
 export interface RasterReader {
   open(href: string, access: { trusted: boolean }): Promise<RasterDataset>;
+  /**
+   * The version of a trusted raster: a local file's size and modification time, a remote one's
+   * ETag or Last-Modified as its host sent them (undefined when it sent neither). A trusted
+   * raster found changed is opened afresh, its decoded tiles dropped: `open` gives the new
+   * bytes from then on. Local files are looked at again at most about once a second.
+   */
+  version?(href: string): Promise<SourceVersion | undefined>;
 }

@@ -3,6 +3,7 @@ import type { Geometry } from '../domain/geometry/geojson.js';
 import type { StacItemDescriptor, TimeBounds } from '../domain/stac/stac-item.js';
 import type { RemoteReads } from '../domain/remote-reads.js';
 import type { Extent } from '../domain/collection.js';
+import type { SourceVersion } from './source-version.js';
 
 export type { StacItemDescriptor, TimeBounds } from '../domain/stac/stac-item.js';
 
@@ -33,6 +34,12 @@ export interface StacCatalog {
    * is reading the catalog, so it fails (StacCatalogError) as a search would.
    */
   extent?(): Promise<Extent | undefined>;
+  /**
+   * Catalogs whose version is cheap to know (a static catalog on disk: its root document's size
+   * and modification time): that version. A catalog found changed is read afresh on its next
+   * search. Absent, or undefined, where knowing would cost a search (STAC APIs, catalogs over HTTP).
+   */
+  version?(): Promise<SourceVersion | undefined>;
 }
 
 export interface StacCatalogOptions {

@@ -26,6 +26,8 @@ export interface ObjectInfo {
   size: number;
   /** Changes when the object does: keys the footer cache. */
   version: string;
+  /** When the object was last written, as the listing says. */
+  modifiedMs?: number;
 }
 
 /** `s3://bucket/prefix` -> bucket and the key prefix (no leading or trailing `/`). */
@@ -95,7 +97,8 @@ export class S3Objects {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ...(token ? { ContinuationToken: token } : {}) }));
       for (const o of page.Contents ?? []) {
         if (o.Key === undefined || o.Size === undefined) continue;
-        out.push({ key: o.Key, size: o.Size, version: `${o.ETag ?? ''}:${o.Size}:${o.LastModified?.getTime() ?? ''}` });
+        const modifiedMs = o.LastModified?.getTime();
+        out.push({ key: o.Key, size: o.Size, version: `${o.ETag ?? ''}:${o.Size}:${modifiedMs ?? ''}`, ...(modifiedMs !== undefined ? { modifiedMs } : {}) });
       }
       if (out.length > max) throw new TooManyObjectsError(max);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;

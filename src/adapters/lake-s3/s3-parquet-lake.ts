@@ -24,6 +24,7 @@
  * A request's `signal` aborts its reads in flight (and those read ahead) and stops testing and
  * streaming at the next row group or slice; the request rejects with the signal's reason.
  */
+import { createHash } from 'node:crypto';
 import { parquetMetadata, parquetRead, parquetSchema, type AsyncBuffer, type FileMetaData, type RowGroup } from 'hyparquet';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
 import type { ReportedCache } from '../../ports/metrics.js';
@@ -48,6 +49,7 @@ import {
 } from '../../ports/lake-reader.js';
 import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import { ByteLru } from '../../domain/byte-lru.js';
+import type { SourceVersion } from '../../ports/source-version.js';
 import { compileFilter, FilterCompileError, type ColumnStats, type CompiledFilter, type FilterColumns, type RowBatch } from './compiled-filter.js';
 import { columnSchema, evalValue, READ_OPTIONS, toLakeValue, type Codec, type ColumnSchema } from './parquet-columns.js';
 import { writePageParquet } from './page-parquet.js';
@@ -172,16 +174,33 @@ export class S3ParquetLake implements LakeReader {
     return files;
   }
 
-  private async described(collection: Collection, budget: ByteBudget, signal?: AbortSignal): Promise<Described> {
-    const id = collection.id;
+  /** The collection's data files in scan order, from the (cached) listing. */
+  private async dataObjects(id: string, signal?: AbortSignal): Promise<{ object: ObjectInfo; below: string; relative: string }[]> {
     if (!LAKE_ID.test(id)) throw new LakeQueryError('Invalid collection id', 'Collection ids are letters, digits, "_", "." and "-".');
     const dataPrefix = this.keyPrefix(id);
     const rootPrefix = this.prefix ? `${this.prefix}/` : '';
     // The listing is shared by the requests of its time: one request leaving does not abort it.
-    const objects = (await untilAborted(this.list(id), signal))
+    return (await untilAborted(this.list(id), signal))
       .map((object) => ({ object, below: object.key.slice(dataPrefix.length), relative: object.key.slice(rootPrefix.length) }))
       .filter((o) => o.object.key.startsWith(dataPrefix) && isLakeDataPath(o.below) && o.below.split('/').length <= MAX_DEPTH + 1)
       .sort(byLakePath);
+  }
+
+  /** The data files' keys and versions (ETag, size, time) from the listing, which is kept `listCacheMs`. */
+  async version(collection: Collection): Promise<SourceVersion> {
+    const objects = await this.dataObjects(collection.id);
+    const hash = createHash('sha256');
+    let modifiedMs: number | undefined;
+    for (const { object } of objects) {
+      hash.update(`${object.key}\0${object.version}\n`);
+      if (object.modifiedMs !== undefined) modifiedMs = Math.max(modifiedMs ?? 0, object.modifiedMs);
+    }
+    return { id: hash.digest('base64url'), ...(modifiedMs !== undefined ? { modifiedMs } : {}) };
+  }
+
+  private async described(collection: Collection, budget: ByteBudget, signal?: AbortSignal): Promise<Described> {
+    const id = collection.id;
+    const objects = await this.dataObjects(id, signal);
     if (objects.length === 0) throw new LakeNotFoundError(`no parquet files for ${id}`);
     const files: LakeFile[] = await Promise.all(
       objects.map(async (o) => {

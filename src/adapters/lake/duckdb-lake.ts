@@ -28,7 +28,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { DuckDBBlobVector, DuckDBInstance, listValue, type DuckDBConnection, type DuckDBDataChunk, type DuckDBValue } from '@duckdb/node-api';
 import type { Collection, Extent, FieldMeta } from '../../domain/collection.js';
 import { extentOf, unionBox } from '../../domain/extent-union.js';
@@ -53,6 +53,7 @@ import {
 } from '../../ports/lake-reader.js';
 import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import type { KeyedZoneStats } from '../../domain/aggregation/zone-points.js';
+import type { SourceVersion } from '../../ports/source-version.js';
 import { findParquetFiles, LAKE_ID, realRoot, UnsafeLakePathError, type FoundFile } from './lake-files.js';
 import { consistentGeo, geoMetadataJson, lakeFields } from '../../domain/lake/lake-columns.js';
 import { cql2Columns, fieldMeta, isGeometryType, type ColumnType, type Described, type GeoMetadata } from './lake-schema.js';
@@ -251,6 +252,24 @@ export class DuckDbLake implements LakeReader {
     const d = await unlessNoFiles(this.described(collection));
     // Zone-key columns are an index of the rows, like the bbox covering: not fields.
     return d ? lakeFields(d.types, d.dataset.geometryColumn, d.geo, this.zoneColumnNames(d)) : {};
+  }
+
+  /** The files' relative paths, sizes and modification times, from the walk the reads share (no engine, no footer read). */
+  async version(collection: Collection): Promise<SourceVersion> {
+    let found: FoundFile[];
+    try {
+      found = await this.walk(this.root, collection.id);
+    } catch (e) {
+      if (e instanceof UnsafeLakePathError) throw new LakeQueryError('Invalid collection id', 'Collection ids are letters, digits, "_", "." and "-".');
+      throw e;
+    }
+    const hash = createHash('sha256');
+    let modifiedMs = 0;
+    for (const f of found) {
+      hash.update(`${f.relative}\0${f.size}\0${f.mtimeMs}\n`);
+      modifiedMs = Math.max(modifiedMs, f.mtimeMs);
+    }
+    return { id: hash.digest('base64url'), ...(found.length ? { modifiedMs } : {}) };
   }
 
   async missingSource(collection: Collection): Promise<'root' | 'folder' | undefined> {

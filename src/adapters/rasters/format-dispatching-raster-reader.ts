@@ -1,3 +1,4 @@
+import type { SourceVersion } from '../../ports/source-version.js';
 import { formatOfHref, type RasterDataset, type RasterFormat, type RasterReader } from '../../ports/raster-reader.js';
 
 /**
@@ -15,5 +16,9 @@ export class FormatDispatchingRasterReader implements RasterReader {
     // A client's URL is never matched against config: its extension alone decides.
     const format = (access.trusted ? this.formatFor(href) : undefined) ?? formatOfHref(href);
     return this.readers[format].open(href, access);
+  }
+
+  version(href: string): Promise<SourceVersion | undefined> {
+    return this.readers[this.formatFor(href) ?? formatOfHref(href)].version?.(href) ?? Promise.resolve(undefined);
   }
 }

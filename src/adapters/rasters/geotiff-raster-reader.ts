@@ -5,9 +5,10 @@ import proj4 from 'proj4';
 import type { BBox } from '../../domain/dggrs/dggrs.js';
 import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowRequest } from '../../ports/raster-reader.js';
 import { InvalidRequestError, TooLargeError } from '../../ports/errors.js';
+import type { SourceVersion } from '../../ports/source-version.js';
 import type { GuardedRangeReader } from './guarded-http.js';
-import { locateRaster, readFailure, type TrustedFailureReport } from './raster-location.js';
-import { DatasetCache, trustedPolicy } from './dataset-cache.js';
+import { fileStamp, locateRaster, readFailure, type TrustedFailureReport } from './raster-location.js';
+import { DatasetCache, trustedPolicy, type CachedDataset } from './dataset-cache.js';
 import { DecodedTileCache } from './decoded-tile-cache.js';
 import type { FetchPolicy } from './url-guard.js';
 import { checkWindow, DEFAULT_MAX_WINDOW_SAMPLES } from './window-bound.js';
@@ -28,7 +29,7 @@ const CHUNK_CONCURRENCY = 2;
 
 /** The raster-reader adapter for GeoTIFF / COG files, local or over http(s) with range requests. */
 export class GeoTiffRasterReader implements RasterReader {
-  private readonly trusted = new DatasetCache<GeoTiffDataset>(OPEN_CACHE);
+  private readonly trusted = new DatasetCache<GeoTiffDataset>(OPEN_CACHE, (href) => fileStamp(href, this.cwd));
 
   /**
    * @param untrusted policy for client-supplied URLs (the `rasterFetch` config)
@@ -48,6 +49,10 @@ export class GeoTiffRasterReader implements RasterReader {
   async open(href: string, access: { trusted: boolean }): Promise<RasterDataset> {
     if (!access.trusted) return this.load(href, this.untrusted, false);
     return this.trusted.get(href, () => this.load(href, trustedPolicy(this.untrusted), true));
+  }
+
+  version(href: string): Promise<SourceVersion | undefined> {
+    return this.trusted.version(href, () => this.load(href, trustedPolicy(this.untrusted), true));
   }
 
   private async load(href: string, policy: FetchPolicy, trusted: boolean): Promise<GeoTiffDataset> {
@@ -133,7 +138,7 @@ interface DatasetOptions {
 
 const SAMPLE_TYPES: Record<string, string> = { '1/8': 'uint8', '1/16': 'uint16', '1/32': 'uint32', '2/8': 'int8', '2/16': 'int16', '2/32': 'int32', '3/32': 'float32', '3/64': 'float64' };
 
-class GeoTiffDataset implements RasterDataset {
+class GeoTiffDataset implements CachedDataset {
   private constructor(
     readonly info: RasterInfo,
     private readonly tiff: GeoTIFF,
@@ -211,6 +216,10 @@ class GeoTiffDataset implements RasterDataset {
     const ds = new GeoTiffDataset(info, tiff, levels, originX, originY, toNative, toLonLat, scales, offsets, options);
     info.pixelSizeDegrees = ds.degreesPerUnit([(bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2]) * Math.sqrt(l0.resX * l0.resY);
     return ds;
+  }
+
+  get remote(): GuardedRangeReader | undefined {
+    return this.options.remote;
   }
 
   /** Degrees per native unit near a point, from the area scale of the projection (1 for geographic rasters). */

@@ -4,6 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { ByteCollector } from '../../domain/byte-collector.js';
 import { AppError, InvalidRequestError, TooLargeError, UpstreamError, UpstreamTimeoutError } from '../../ports/errors.js';
 import { checkUrl, type CheckedUrl, type FetchPolicy } from './url-guard.js';
+import type { SourceVersion } from '../../ports/source-version.js';
 
 export interface GuardedResponse {
   status: number;
@@ -176,6 +177,10 @@ export interface RangeBytes {
  */
 export class GuardedRangeReader {
   failure?: AppError;
+  /** The file's version as its host first stated it (ETag, else Last-Modified); undefined when it states neither. */
+  version?: SourceVersion;
+  /** A later answer stated another version: the file changed while it was open. */
+  changed = false;
   private whole?: Uint8Array;
 
   constructor(
@@ -197,6 +202,7 @@ export class GuardedRangeReader {
     if (this.whole) return { data: this.whole.subarray(offset, offset + length), total: this.whole.length };
     const res = await guardedGet(this.url, this.policy, { headers: { range: `bytes=${offset}-${offset + length - 1}` }, ...(this.budget ? { budget: this.budget } : {}), ...(signal ? { signal } : {}) });
     const etag = res.headers.etag ? { etag: res.headers.etag } : {};
+    if (res.status === 206 || res.status === 200) this.note(res.headers);
     if (res.status === 206) {
       const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(res.headers['content-range'] ?? '');
       if (!m || Number(m[1]) !== offset || res.body.length > length) throw fetchErrors.failed(`The raster host answered bytes=${offset}-${offset + length - 1} with ${res.headers['content-range'] ? `"${res.headers['content-range']}"` : 'no Content-Range'}.`);
@@ -209,5 +215,14 @@ export class GuardedRangeReader {
     const where = `${res.url.origin}${res.url.pathname}`;
     if (res.status >= 400 && res.status < 500) throw fetchErrors.notServed(res.status, where);
     throw fetchErrors.failed(`The raster host answered HTTP ${res.status} for ${where}.`);
+  }
+
+  /** Learns the file's version from the validators every answer of the host carries anyway. */
+  private note(headers: Record<string, string | undefined>): void {
+    const modified = Date.parse(headers['last-modified'] ?? '');
+    const id = headers.etag ?? headers['last-modified'];
+    if (id === undefined) return;
+    if (!this.version) this.version = { id, ...(Number.isFinite(modified) ? { modifiedMs: modified } : {}) };
+    else if (this.version.id !== id) this.changed = true;
   }
 }

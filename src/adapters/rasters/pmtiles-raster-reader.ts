@@ -5,9 +5,10 @@ import { Compression, PMTiles, TileType, type Header, type RangeResponse, type S
 import type { BBox } from '../../domain/dggrs/dggrs.js';
 import type { RasterDataset, RasterInfo, RasterReader, RasterWindow, WindowRequest } from '../../ports/raster-reader.js';
 import { AppError, InvalidRequestError, TooLargeError } from '../../ports/errors.js';
+import type { SourceVersion } from '../../ports/source-version.js';
 import type { GuardedRangeReader } from './guarded-http.js';
-import { locateRaster, readFailure, type TrustedFailureReport } from './raster-location.js';
-import { DatasetCache, trustedPolicy } from './dataset-cache.js';
+import { fileStamp, locateRaster, readFailure, type TrustedFailureReport } from './raster-location.js';
+import { DatasetCache, trustedPolicy, type CachedDataset } from './dataset-cache.js';
 import { DecodedTileCache } from './decoded-tile-cache.js';
 import type { FetchPolicy } from './url-guard.js';
 import { checkWindow, DEFAULT_MAX_WINDOW_SAMPLES } from './window-bound.js';
@@ -48,7 +49,7 @@ export interface PmtilesReaderOptions {
  * Web Mercator pixels at the chosen zoom.
  */
 export class PmtilesRasterReader implements RasterReader {
-  private readonly trusted = new DatasetCache<PmtilesDataset>(OPEN_CACHE);
+  private readonly trusted = new DatasetCache<PmtilesDataset>(OPEN_CACHE, (href) => fileStamp(href, this.cwd));
   private readonly cwd: string;
   private readonly tiles: DecodedTileCache;
 
@@ -60,6 +61,10 @@ export class PmtilesRasterReader implements RasterReader {
   async open(href: string, access: { trusted: boolean }): Promise<RasterDataset> {
     if (!access.trusted) return this.load(href, this.untrusted, false);
     return this.trusted.get(href, () => this.load(href, trustedPolicy(this.untrusted), true));
+  }
+
+  version(href: string): Promise<SourceVersion | undefined> {
+    return this.trusted.version(href, () => this.load(href, trustedPolicy(this.untrusted), true));
   }
 
   private async load(href: string, policy: FetchPolicy, trusted: boolean): Promise<PmtilesDataset> {
@@ -168,7 +173,7 @@ function pixelToMerc(x: number, y: number, world: number): [number, number] {
  */
 const pixelDegrees = (world: number, lat: number) => (360 / world) * Math.sqrt(Math.cos((clampLat(lat) * Math.PI) / 180));
 
-class PmtilesDataset implements RasterDataset {
+class PmtilesDataset implements CachedDataset {
   private constructor(
     readonly info: RasterInfo,
     private readonly archive: PMTiles,
@@ -178,6 +183,10 @@ class PmtilesDataset implements RasterDataset {
     private readonly encoding: ValueEncoding,
     private readonly context: DatasetContext,
   ) {}
+
+  get remote(): GuardedRangeReader | undefined {
+    return this.context.remote;
+  }
 
   static async create(href: string, source: Source & { close?: () => Promise<void> }, configured: ValueEncoding | undefined, context: DatasetContext): Promise<PmtilesDataset> {
     const archive = new PMTiles(source, undefined, decompress);

@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StacCatalogError, type StacCatalog, type StacItemDescriptor, type StacSearch } from '../../ports/stac-catalog.js';
 import { matchesSearch, parseStacItem } from './stac-json.js';
 import { extentOf, unionBox } from '../../domain/extent-union.js';
 import type { Extent } from '../../domain/collection.js';
+import type { SourceVersion } from '../../ports/source-version.js';
 
 /** Bounds on a walk through an operator's catalog, so a mistake (a link loop, a huge tree) cannot hang a request. */
 const MAX_DEPTH = 16;
@@ -21,6 +22,8 @@ export interface StacDocuments {
   asset(href: string, itemLocation: string): string | undefined;
   readonly maxDocuments: number;
   readonly concurrency: number;
+  /** The document's version when it is cheap to know (a file's size and modification time); absent otherwise. */
+  stamp?(location: string): Promise<SourceVersion>;
 }
 
 /**
@@ -33,6 +36,8 @@ export interface StacDocuments {
  */
 export class StaticStacCatalog implements StacCatalog {
   private items: Promise<StacItemDescriptor[]> | undefined;
+  /** The root document's stamp when the tree was read. */
+  private readStamp: Promise<SourceVersion | undefined> | undefined;
   private readonly docs: StacDocuments;
 
   constructor(
@@ -60,8 +65,27 @@ export class StaticStacCatalog implements StacCatalog {
     return extentOf(unionBox(items.map((it) => it.bbox)), start, end);
   }
 
+  /**
+   * The root document's stamp (its size and modification time on disk); undefined over HTTP. A
+   * root found changed since the tree was read makes the next search read the tree again (an
+   * operator who edits the catalog touches its root).
+   */
+  async version(): Promise<SourceVersion | undefined> {
+    const { docs } = this;
+    if (!docs.stamp) return undefined;
+    const now = await docs.stamp(docs.resolve(this.href));
+    const read = await this.readStamp?.catch(() => undefined);
+    if (read && read.id !== now.id) {
+      this.items = undefined;
+      this.readStamp = undefined;
+    }
+    return now;
+  }
+
   private loaded(): Promise<StacItemDescriptor[]> {
     if (!this.items) {
+      // Stamped before reading: a change while reading shows at the next look.
+      this.readStamp = this.docs.stamp?.(this.docs.resolve(this.href));
       this.items = this.load();
       // A failed read is retried on the next request (the operator may fix the files).
       this.items.catch(() => (this.items = undefined));
@@ -130,6 +154,15 @@ export class FileStacDocuments implements StacDocuments {
 
   asset(href: string, itemLocation: string): string {
     return isUrl(href) && !href.toLowerCase().startsWith('file:') ? href : this.resolve(href, itemLocation);
+  }
+
+  async stamp(file: string): Promise<SourceVersion> {
+    try {
+      const st = await stat(file);
+      return { id: `${st.size}:${st.mtimeMs}`, modifiedMs: st.mtimeMs };
+    } catch (err) {
+      return { id: `unreadable:${(err as NodeJS.ErrnoException).code ?? ''}` };
+    }
   }
 
   async read(file: string): Promise<Record<string, unknown>> {

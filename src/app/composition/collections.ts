@@ -5,12 +5,13 @@ import { ConfigCollectionCatalog, ConfigFieldSource } from '../config/config-col
 import { CollectionsService } from '../collections/collections-service.js';
 import { ZonesService } from '../zones/zones-service.js';
 import { ZoneInfoService } from '../zones/zone-info.js';
+import { SourceVersions } from '../collections/source-versions.js';
 import type { BackingKind } from '../../domain/collection.js';
 import type { FieldSource } from '../../ports/collection-catalog.js';
 import { CollectionAvailability, checkCollectionSources, sourceProbes, type SourcePorts } from '../collections/collection-sources.js';
 import type { Logger } from 'pino';
 
-/** The configured collections, where each kind's fields come from, and the collection, zone-list and zone-info use cases. */
+/** The configured collections, where each kind's fields come from, their data's versions, and the collection, zone-list and zone-info use cases. */
 export function bindCollections(c: Container, config: Config): void {
   c.bind(TOKENS.CollectionCatalog).toDynamicValue(() => new ConfigCollectionCatalog(config.collections));
   c.bind(TOKENS.CollectionAvailability).toConstantValue(new CollectionAvailability());
@@ -38,4 +39,5 @@ export function bindCollections(c: Container, config: Config): void {
   c.bind(TOKENS.MaxZonesPerPage).toConstantValue(config.limits.maxZonesPerPage);
   c.bind(TOKENS.ZonesService).to(ZonesService);
   c.bind(TOKENS.ZoneInfoService).to(ZoneInfoService);
+  c.bind(TOKENS.SourceVersions).to(SourceVersions);
 }

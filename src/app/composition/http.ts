@@ -15,6 +15,11 @@ import { itemRoutes } from '../../http/routes/items.js';
 import { zoneDataRoutes } from '../../http/routes/zone-data.js';
 import { conceptRoutes } from '../../http/routes/concepts.js';
 import { orderRoutes } from '../../http/routes/orders.js';
+import { HttpCaching } from '../../http/caching.js';
+import { API_VERSION } from '../../http/openapi/document.js';
+import { serviceRevision } from '../service-revision.js';
+import type { SourceVersions } from '../collections/source-versions.js';
+import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 
 /** The route families, the bearer guard of the secured ones, and the server that serves them. */
 export function bindHttp(c: Container, config: Config): void {
@@ -43,6 +48,13 @@ export function bindHttp(c: Container, config: Config): void {
   const families = [TOKENS.ServiceRoutes, TOKENS.CollectionRoutes, TOKENS.DggsRoutes, TOKENS.ItemRoutes, TOKENS.ZoneDataRoutes, TOKENS.ConceptRoutes, TOKENS.OrderRoutes, TOKENS.OperationsRoutes];
   c.bind(TOKENS.RouteModules).toDynamicValue((ctx) => families.map((family) => ctx.get<RouteModule>(family)));
   c.bind(TOKENS.Conformance).toDynamicValue((ctx) => [...new Set(ctx.get<RouteModule[]>(TOKENS.RouteModules).flatMap((m) => m.conformance ?? []))].sort());
+  // Before the server listens, so the configuration is hashed as written (see serviceRevision).
+  const revision = serviceRevision(API_VERSION, config);
+  const httpCaching = (versions: SourceVersions, catalog: CollectionCatalog) => {
+    // Taken at the first answer, once the start-up check has filled the extents the data gives.
+    let taken: string | undefined;
+    return new HttpCaching({ policy: config.server.caching, revision: () => (taken ??= revision(catalog.list())), versions: (ids) => versions.of(ids) });
+  };
   c.bind(TOKENS.HttpServer).toDynamicValue((ctx) => {
     const guard = ctx.get<BearerGuard>(TOKENS.BearerGuard);
     return createHttpServer({
@@ -55,6 +67,7 @@ export function bindHttp(c: Container, config: Config): void {
       ...(config.server.metrics.enabled ? { observer: ctx.get<ServiceMetrics>(TOKENS.ServiceMetrics) } : {}),
       cors: config.server.cors,
       compression: config.server.compression,
+      caching: httpCaching(ctx.get(TOKENS.SourceVersions), ctx.get(TOKENS.CollectionCatalog)),
     });
   });
 }

@@ -200,6 +200,14 @@ export const configSchema = z.object({
         })
         .describe('Compression of answers (`Content-Encoding`, see docs/operations.md).')
         .prefault({}),
+      caching: z
+        .object({
+          gridMaxAgeSeconds: nonNegativeInt(3600).describe('`max-age` of answers that depend on the request and the configuration alone (landing page, conformance, API document, grids, zone info and zone lists of grids, collection documents): they change only with a new version or configuration (0: `no-cache`, every use revalidates).'),
+          dataMaxAgeSeconds: nonNegativeInt(0).describe('`max-age` of answers computed from collection data (zone data, items, filtered zone lists, a collection\'s zone info and queryables, source files); 0: `no-cache`, caches keep them but revalidate every use, a cheap 304 while the data is unchanged.'),
+          public: z.boolean().default(true).describe('`public`: shared caches (a reverse proxy, a CDN) may keep answers; false: `private`, only the client\'s own cache. Secured routes (`/orders`) are `private, no-store` either way.'),
+        })
+        .describe('HTTP caching: ETag and Last-Modified validators, 304 Not Modified, and the Cache-Control of answers (see docs/operations.md, Caching).')
+        .prefault({}),
     })
     .describe('HTTP listener, connection and request bounds.')
     .prefault({}),

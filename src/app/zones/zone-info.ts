@@ -28,6 +28,8 @@ export interface ZoneInfo {
   children: string[];
   neighbours: string[];
   statistics?: Awaited<ReturnType<ZoneStatistics['zoneStatistics']>>;
+  /** The statistics were left out (their source failed or was not ready in time): another ask may have them. */
+  statisticsLeftOut?: true;
 }
 
 /**
@@ -36,6 +38,7 @@ export interface ZoneInfo {
  * than the zone info itself); the work is then told to stop, as when the client leaves.
  */
 const STATISTICS_MS = 2000;
+const LEFT_OUT = Symbol('statistics left out');
 
 /** Describes one zone of a grid, on its own or as a zone of a collection. */
 @injectable()
@@ -60,24 +63,25 @@ export class ZoneInfoService {
       geometry: outlineToGeoJson(grid.zoneOutline(zone.id, q.refined)),
     };
     const statistics = collection ? await this.statistics(collection, grid, zone.id, signal) : undefined;
+    if (statistics === LEFT_OUT) return { ...info, statisticsLeftOut: true };
     return statistics && Object.keys(statistics).length ? { ...info, statistics } : info;
   }
 
-  /** The collection's statistics in the zone, or undefined: backings without zone data, a failure or no answer in time. */
-  private async statistics(collection: Collection, grid: Dggrs, zoneId: string, signal?: AbortSignal): Promise<ZoneInfo['statistics']> {
+  /** The collection's statistics in the zone; undefined for backings without zone data; LEFT_OUT after a failure or no answer in time. */
+  private async statistics(collection: Collection, grid: Dggrs, zoneId: string, signal?: AbortSignal): Promise<ZoneInfo['statistics'] | typeof LEFT_OUT> {
     if (!this.stats) return undefined;
     let timer: NodeJS.Timeout | undefined;
     const late = new AbortController();
     try {
-      const given = new Promise<undefined>((resolve) => (timer = setTimeout(() => {
-        resolve(undefined);
+      const given = new Promise<typeof LEFT_OUT>((resolve) => (timer = setTimeout(() => {
+        resolve(LEFT_OUT);
         late.abort(new Error('zone statistics left out: not ready in time'));
       }, this.statisticsMs)));
       const work = this.stats.zoneStatistics(collection.id, grid.id, zoneId, undefined, signal ? AbortSignal.any([signal, late.signal]) : late.signal);
       work.catch(() => undefined);
       return await Promise.race([work, given]);
     } catch {
-      return undefined;
+      return LEFT_OUT;
     } finally {
       clearTimeout(timer);
     }

@@ -26,7 +26,7 @@ export interface ZoneDataEncoding {
   conformance: readonly string[];
   /** The document's bytes, in order. */
   encode(data: ZoneData, ctx: ZoneDataContext): AsyncIterable<Uint8Array>;
-  /** Files are sent as attachments under this name. */
+  /** Files are sent as attachments under this name (file-names.ts). */
   fileName?(data: ZoneData): string;
 }
 

@@ -4,6 +4,7 @@ import type { ZoneDataContext, ZoneDataEncoding } from './encoding.js';
 import { writeParquet, type ParquetCell, type ParquetColumn } from '../parquet-writer.js';
 import { ZoneGeometryColumn } from '../geoparquet-metadata.js';
 import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
+import { fileName } from '../file-names.js';
 
 /**
  * Zone data as Parquet or GeoParquet 1.1: one row per sub-zone and depth, `zone_id`, `depth`,
@@ -43,7 +44,7 @@ async function* zoneDataParquet(data: ZoneData, ctx: ZoneDataContext, geo: boole
   yield await writeParquet(columns, rows(), geometry ? { geometryColumn: 'geometry', geoMetadata: geometry.metadata(), kvMetadata } : { kvMetadata });
 }
 
-const fileName = (data: ZoneData, geo: boolean): string => `${data.dggrsId}-${data.zoneId}-data${geo ? '.geoparquet' : ''}.parquet`.replace(/[^A-Za-z0-9._-]/g, '_');
+const dataName = (data: ZoneData): string => `${data.dggrsId}-${data.zoneId}-data`;
 
-export const parquet: ZoneDataEncoding = { format: 'parquet', conformance: [], encode: (data, ctx) => zoneDataParquet(data, ctx, false), fileName: (data) => fileName(data, false) };
-export const geoParquet: ZoneDataEncoding = { format: 'geoparquet', conformance: [], encode: (data, ctx) => zoneDataParquet(data, ctx, true), fileName: (data) => fileName(data, true) };
+export const parquet: ZoneDataEncoding = { format: 'parquet', conformance: [], encode: (data, ctx) => zoneDataParquet(data, ctx, false), fileName: (data) => fileName(dataName(data), 'parquet') };
+export const geoParquet: ZoneDataEncoding = { format: 'geoparquet', conformance: [], encode: (data, ctx) => zoneDataParquet(data, ctx, true), fileName: (data) => fileName(dataName(data), 'geoparquet') };

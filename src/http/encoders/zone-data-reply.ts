@@ -2,6 +2,7 @@ import type { ZoneData } from '../../domain/zone-data.js';
 import { mediaType, type Format } from '../../formats/registry.js';
 import { encodeZoneData, zoneDataEncoding } from '../../formats/zone-data/encodings.js';
 import type { Reply } from '../route.js';
+import { contentDisposition } from '../../formats/file-names.js';
 import { zoneDataHtml } from './zone-data-html.js';
 import type { ZoneDataView } from './zone-data-view.js';
 
@@ -11,5 +12,5 @@ export async function zoneDataReply(format: Format, data: ZoneData, view: ZoneDa
   if (!encoding) return zoneDataHtml(data, view);
   const body = await encodeZoneData(encoding, data, view);
   const name = encoding.fileName?.(data);
-  return { contentType: mediaType(format), body, ...(name ? { headers: { 'Content-Disposition': `attachment; filename="${name}"` } } : {}) };
+  return { contentType: mediaType(format), body, ...(name ? { headers: { 'Content-Disposition': contentDisposition(name) } } : {}) };
 }

@@ -28,6 +28,7 @@ export function apiDocumentRoutes(openApi: () => object | Promise<object>): AnyR
     formats: ['json', 'html', 'openapi'],
     defaultFormat: 'html',
     responses: responses({ description: 'The API definition', schema: z.object({}).passthrough(), formats: ['openapi', 'json', 'html'] }, [406]),
+    validators: { variant: ({ req }) => openApiMediaType(req.header('accept')) },
     handler: async ({ format, links, query, req }) => {
       if (format === 'html') return { contentType: 'text/html', body: swaggerPage(links.href('/api/openapi.json'), links.href('/api/assets/')) };
       return openApiReply(await openApi(), query.f ? 'application/json' : openApiMediaType(req.header('accept')));
@@ -41,6 +42,7 @@ export function apiDocumentRoutes(openApi: () => object | Promise<object>): AnyR
     summary: 'API definition as OpenAPI 3.1 JSON',
     tags: ['Capabilities'],
     responses: responses({ description: 'The OpenAPI document', schema: z.object({}).passthrough() }, []),
+    validators: { variant: ({ req }) => openApiMediaType(req.header('accept')) },
     handler: async ({ req }) => openApiReply(await openApi(), openApiMediaType(req.header('accept'))),
   });
 

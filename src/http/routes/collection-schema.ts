@@ -17,6 +17,8 @@ export function collectionSchemaRoute(service: CollectionsService, kind: 'querya
     query: formatQuery,
     formats: FORMATS,
     responses: responses({ description: kind === 'queryables' ? 'The queryables' : 'The schema', schema: SchemaResponse, formats: FORMATS }, [404, 406]),
+    // A lake's fields are its files' columns.
+    validators: { source: ({ params }, versions) => versions([params.collection_id]) },
     handler: async ({ params, links, format }) => {
       const c = service.get(params.collection_id);
       const fields = await service.fields(c.id);

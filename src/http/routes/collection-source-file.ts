@@ -8,6 +8,7 @@ import type { SourceFiles } from '../source-files.js';
 import { byteRange } from '../byte-range.js';
 import { HttpRefusal } from '../http-errors.js';
 import { NotFoundError } from '../../ports/errors.js';
+import { contentDisposition } from '../../formats/file-names.js';
 import type { CollectionsService } from '../../app/collections/collections-service.js';
 
 /** A local file a collection is read from, with byte ranges. */
@@ -27,19 +28,18 @@ export function collectionSourceFileRoute(service: CollectionsService, sources: 
       206: { description: 'The requested byte range', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
       ...responses({ description: 'unused', schema: z.object({}) }, [404, 416]),
     },
-    handler: async ({ params, req }) => {
+    // The file's own size and modification time.
+    validators: {
+      source: async ({ params }) => {
+        const f = await sources.open(service.get(params.collection_id), params.name);
+        return f ? { id: `${f.size}:${f.mtimeMs}`, modifiedMs: f.mtimeMs } : undefined;
+      },
+    },
+    handler: async ({ params, req, etag }) => {
       const c = service.get(params.collection_id);
       const f = await sources.open(c, params.name);
       if (!f) throw new NotFoundError('Source file not found', `Collection "${c.id}" serves only the local files its configuration names; its links with rel "source" point to them.`);
-      const etag = `"${f.size.toString(16)}-${Math.floor(f.mtimeMs).toString(16)}"`;
-      const headers: Record<string, string> = {
-        'Accept-Ranges': 'bytes',
-        ETag: etag,
-        'Last-Modified': new Date(f.mtimeMs).toUTCString(),
-        'Cache-Control': 'public, max-age=3600',
-        'Content-Disposition': `inline; filename="${path.basename(f.file).replace(/[^A-Za-z0-9._-]/g, '_')}"`,
-      };
-      if (req.header('if-none-match') === etag) return { status: 304, contentType: f.type, body: '', headers };
+      const headers: Record<string, string> = { 'Accept-Ranges': 'bytes', 'Content-Disposition': contentDisposition(path.basename(f.file), 'inline') };
       const ifRange = req.header('if-range');
       const range = ifRange === undefined || ifRange === etag ? byteRange(req.header('range'), f.size) : undefined;
       if (range === 'unsatisfiable') throw new HttpRefusal(416, 'Range not satisfiable', `The file has ${f.size} bytes; ask for bytes=0-${Math.max(0, f.size - 1)} or a part of them.`, { 'Content-Range': `bytes */${f.size}` });

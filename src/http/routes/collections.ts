@@ -28,6 +28,7 @@ function collectionListRoute(service: CollectionsService): AnyRoute {
     query: formatQuery,
     formats: FORMATS,
     responses: responses({ description: 'The collections', schema: CollectionsResponse, formats: FORMATS }, [406]),
+    validators: 'request',
     handler: async ({ links, format }) => {
       const collections = service.list().map((c) => collectionBody(c, links, 'json'));
       const selfLinks = links.selfAndAlternates('/collections', format, FORMATS, {}, 'Collections');
@@ -56,6 +57,7 @@ function collectionRoute(service: CollectionsService): AnyRoute {
     query: formatQuery,
     formats: FORMATS,
     responses: responses({ description: 'The collection', schema: CollectionSchema, formats: FORMATS }, [404, 406]),
+    validators: 'request',
     handler: async ({ params, links, format }) => {
       const c = service.get(params.collection_id);
       const body = collectionBody(c, links, format);

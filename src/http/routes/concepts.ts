@@ -25,6 +25,8 @@ export function conceptRoutes(store: ConceptStore, ready: () => Promise<void>): 
         query: z.object({ f: formatParam(FORMATS) }),
         formats: FORMATS,
         responses: responses({ description: 'All concepts', schema: ConceptsResponse, formats: FORMATS }, [406, 503]),
+        // Seeded by the version's migrations, never written by requests.
+        validators: 'request',
         handler: async ({ links, format }) => {
           await ready();
           const concepts = await store.listConcepts();
@@ -43,6 +45,7 @@ export function conceptRoutes(store: ConceptStore, ready: () => Promise<void>): 
         query: z.object({ f: formatParam(FORMATS) }),
         formats: FORMATS,
         responses: responses({ description: 'The concept', schema: ConceptIdResponse, formats: FORMATS }, [400, 404, 406, 503]),
+        validators: 'request',
         handler: async ({ params, links, format }) => {
           await ready();
           const concept = await store.getConcept(params.concept_id);

@@ -54,6 +54,7 @@ export function gridListRoute(form: DggsForm, service: ZonesService): AnyRoute {
     query: gridQuery,
     formats: GRID_FORMATS,
     responses: responses({ description: 'The grids', schema: DggsResponse, formats: GRID_FORMATS }, [...(form.scoped ? [404, 406] : [406]), 422]),
+    validators: 'request',
     handler: async ({ params, links, format }) => {
       const scope = form.scopeOf(params);
       const grids = service.listGrids();
@@ -89,6 +90,7 @@ export function gridRoute(form: DggsForm, service: ZonesService): AnyRoute {
     query: gridQuery,
     formats: GRID_FORMATS,
     responses: responses({ description: 'The grid', schema: DggrsIdResponse, formats: GRID_FORMATS }, [404, 406, 422]),
+    validators: 'request',
     handler: async ({ params, links, format }) => {
       const scope = form.scopeOf(params);
       const grid = service.grid(params.dggrs_id);

@@ -19,6 +19,7 @@ export function itemRoute(service: ItemsService): AnyRoute {
     formats: ITEMS_FORMATS,
     defaultFormat: 'geojson',
     responses: responses({ description: 'One row', schema: FeatureResponse, formats: ITEMS_FORMATS }, [400, 404, 406]),
+    validators: { source: ({ params }, versions) => versions([params.collection_id]) },
     handler: async ({ params, query, format, links, req, signal }) => {
       const id = params.collection_id;
       const fid = params.feature_id;

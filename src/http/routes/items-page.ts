@@ -4,7 +4,7 @@ import { responses } from '../responses.js';
 import { FeatureCollectionResponse, ITEMS_FORMATS, ItemsParams, ItemsQuery } from '../schemas/items.js';
 import type { ItemsService } from '../../app/items/items-service.js';
 import { carried, DECLARED, itemsServiceQuery } from '../items-query.js';
-import { parquetReply, presentItemsPage } from '../items-presenter.js';
+import { itemsPageLinks, parquetReply, presentItemsPage } from '../items-presenter.js';
 
 const DEFAULT_LIMIT = 10;
 
@@ -40,14 +40,16 @@ export function itemsPageRoute(service: ItemsService): AnyRoute {
     formats: ITEMS_FORMATS,
     defaultFormat: 'geojson',
     responses: responses({ description: 'One page of rows', schema: FeatureCollectionResponse, formats: ITEMS_FORMATS }, [400, 404, 406]),
+    // GeoJSON pages carry the time they were written (`timeStamp`): equal, not identical.
+    validators: { source: ({ params }, versions) => versions([params.collection_id]), weak: ({ format }) => format === 'geojson' },
     handler: async ({ params, query, format, links, req, signal }) => {
       const limit = query.limit ?? DEFAULT_LIMIT;
       const offset = query.offset ?? 0;
       const id = params.collection_id;
       const sq = { ...itemsServiceQuery(query, format, req), limit, offset };
       if (format === 'parquet' || format === 'geoparquet') {
-        const { bytes } = await service.parquet(id, sq, format === 'geoparquet', false, signal);
-        return parquetReply(bytes, format, id, `items-${offset}`);
+        const { bytes, result } = await service.parquet(id, sq, format === 'geoparquet', false, signal);
+        return parquetReply(bytes, format, id, `items-${offset}`, itemsPageLinks(result, format, links, carried(req), offset, limit));
       }
       return presentItemsPage(await service.page(id, sq, signal), format, links, carried(req), offset, limit);
     },

@@ -25,7 +25,7 @@ const KEPT_BYTES = 1024 * 1024;
 
 const FORMATS = offeredBy('resource');
 /** What the landing page and the conformance declaration share: a JSON resource with its HTML page. */
-const capability = { method: 'get' as const, tags: ['Capabilities'], query: z.object({ f: formatParam(FORMATS) }), formats: FORMATS };
+const capability = { method: 'get' as const, tags: ['Capabilities'], query: z.object({ f: formatParam(FORMATS) }), formats: FORMATS, validators: 'request' as const };
 
 /** Landing page, conformance declaration and the API document with its offline viewer. */
 export function serviceRoutes(deps: ServiceRouteDeps): RouteModule {

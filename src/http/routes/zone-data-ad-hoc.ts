@@ -21,6 +21,8 @@ export function adHocZoneDataRoute(service: ZoneDataService): AnyRoute {
     formats: ZONE_DATA_FORMATS,
     defaultFormat: 'dggs-json',
     responses: responses({ description: 'Zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [400, 403, 404, 406, 413, 422, 503]),
+    // Data answers, but a client's raster has no version the service knows without fetching it.
+    validators: { source: async () => undefined },
     handler: async ({ params, query: asked, format, links, req, signal }) => {
       const query = withSubset(asked, req.url, false);
       const data = await service.adHocZoneData(query['cog-url'], {

@@ -29,6 +29,7 @@ export function collectionZoneDataRoute(service: ZoneDataService, features?: Zon
     formats: ZONE_DATA_FORMATS,
     defaultFormat: 'dggs-json',
     responses: responses({ description: 'Zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [400, 403, 404, 406, 422, 503]),
+    validators: { source: ({ params }, versions) => versions([params.collection_id]) },
     handler: async ({ params, query: asked, format, links, req, signal }) => {
       const query = withSubset(asked, req.url, isTemporal(service.collection(params.collection_id)));
       const profile = jsonFgProfile(query, format);

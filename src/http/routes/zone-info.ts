@@ -30,6 +30,8 @@ export function zoneInfoRoute(form: DggsForm, service: ZoneInfoService, cache?: 
     query: zoneQuery,
     formats: ZONE_FORMATS,
     responses: responses({ description: 'The zone', schema: ZoneIdResponse, formats: ['json', 'html'] }, [404, 406, 422]),
+    // A collection's zone carries the statistics of its data.
+    validators: form.scoped ? { source: ({ params }, versions) => versions([form.scopeOf(params).collection!.id]) } : 'request',
     handler: async ({ params, query, links, format, signal }) => {
       const scope = form.scopeOf(params);
       const refined = query['refined-geometry'] ?? true;
@@ -84,10 +86,10 @@ function zoneInfoReply(info: ZoneInfo, scope: Scope, refined: boolean, links: Li
   if (format === 'geojson') {
     const { geometry: _g, links: l, ...props } = body;
     const feature = zoneFeature(grid, d.id, refined, { ...props, dggrs: grid.id }, l);
-    return { contentType: mediaType('geojson'), body: feature };
+    return { contentType: mediaType('geojson'), body: feature, ...(info.statisticsLeftOut ? { incomplete: true } : {}) };
   }
-  if (format === 'html') return zoneInfoPage(info, scope, links, body);
-  return json(body);
+  const reply = format === 'html' ? zoneInfoPage(info, scope, links, body) : json(body);
+  return info.statisticsLeftOut ? { ...reply, incomplete: true } : reply;
 }
 
 function zoneInfoPage(info: ZoneInfo, scope: Scope, links: Links, body: { links: Link[] } & object): Reply {

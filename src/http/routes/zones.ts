@@ -11,7 +11,8 @@ import { encodeZoneListParquet, zoneListParquetRows } from '../encoders/zone-lis
 import { zoneListUint64 } from '../encoders/zone-list-uint64.js';
 import { zoneListHtml } from '../html/zone-list-page.js';
 import { runStepped } from '../../ports/event-loop-turns.js';
-import type { Links } from '../links.js';
+import { pageLinkHeader, type Links } from '../links.js';
+import { contentDisposition, fileName } from '../../formats/file-names.js';
 import { MAX_EDGE_ZONES, MAX_ZONES_PER_QUERY, type ZoneListPage, type ZonesService } from '../../app/zones/zones-service.js';
 import { isTemporal } from '../../domain/collection.js';
 import { UnsupportedFormatError } from '../../ports/errors.js';
@@ -70,6 +71,10 @@ export function zoneListRoute(form: DggsForm, service: ZonesService): AnyRoute {
     query: zonesQuery,
     formats: LIST_FORMATS,
     responses: responses({ description: 'The zone list', schema: ZonesResponse, formats: LIST_FORMATS }, [400, 404, 406, 422, 503]),
+    // A collection's zones filtered by its data (filter, datetime) change with the data; the others do not.
+    validators: form.scoped
+      ? { source: async ({ params, query }, versions) => (query.filter !== undefined || query.datetime !== undefined ? versions([form.scopeOf(params).collection!.id]) : null) }
+      : 'request',
     handler: async ({ params, query, links, format, req, signal }) => {
       const scope = form.scopeOf(params);
       const grid = service.grid(params.dggrs_id);
@@ -105,27 +110,34 @@ export function zoneListRoute(form: DggsForm, service: ZonesService): AnyRoute {
   });
 }
 
-/** A page of zones in the negotiated format; `OGC-Zones-Total` counts the whole list. */
+/**
+ * A page of zones in the negotiated format; `OGC-Zones-Total` counts the whole list, and the
+ * `Link` header gives the page's links in every format (binary pages have no other place for them).
+ */
 async function zoneListReply(links: Links, scope: Scope, page: ZoneListPage, format: Format, query: z.infer<typeof zonesQuery>, asked: Record<string, string>): Promise<Reply> {
+  const linkList = listLinks(links, scope, page, format, asked);
+  const link = pageLinkHeader(linkList);
+  const reply = await zoneListBody(links, scope, page, format, query, linkList);
+  return { ...reply, headers: { ...reply.headers, 'OGC-Zones-Total': String(page.total), ...(link ? { Link: link } : {}) } };
+}
+
+async function zoneListBody(links: Links, scope: Scope, page: ZoneListPage, format: Format, query: z.infer<typeof zonesQuery>, linkList: Link[]): Promise<Reply> {
   const grid = page.grid;
   const refined = query['refined-geometry'] ?? true;
-  const linkList = listLinks(links, scope, page, format, asked);
-  const headers: Record<string, string> = { 'OGC-Zones-Total': String(page.total) };
+  // Downloads are named after the list and where the page starts in it.
+  const download = () => ({ 'Content-Disposition': contentDisposition(fileName(`${scope.collection ? `${scope.collection.id}-` : ''}${grid.id}-zones-${page.offset}`, format)) });
   if (format === 'geojson') {
     const body = steppedReadable(zoneFeatureCollectionChunks(grid, page.zones, refined, linkList, { numberMatched: page.total }));
-    return { contentType: mediaType('geojson'), headers, body };
+    return { contentType: mediaType('geojson'), body };
   }
-  if (format === 'uint64') {
-    const next = linkList.find((l) => l.rel === 'next');
-    return { contentType: mediaType('uint64'), body: zoneListUint64(grid, page.zones), headers: { ...headers, ...(next ? { Link: `<${next.href}>; rel="next"` } : {}) } };
-  }
+  if (format === 'uint64') return { contentType: mediaType('uint64'), body: zoneListUint64(grid, page.zones), headers: download() };
   if (format === 'parquet' || format === 'geoparquet') {
     const rows = await runStepped(zoneListParquetRows(grid, page.zones, { geometry: format === 'geoparquet', refined }));
     const body = await encodeZoneListParquet(grid, rows);
-    return { contentType: mediaType(format), body, headers: { ...headers, 'Content-Disposition': `attachment; filename="${grid.id}-zones.${format === 'parquet' ? 'parquet' : 'geoparquet'}.parquet"` } };
+    return { contentType: mediaType(format), body, headers: download() };
   }
   // Areas depend on the zone's level and shape only: no zone is described for them.
   const area = page.zones.reduce((s, zid) => s + grid.zoneArea(zid), 0);
   if (format === 'html') return await zoneListHtml(links, scope, page, linkList, area, query);
-  return { contentType: 'application/json', headers, body: { zones: page.zones, returnedAreaMetersSquare: area, linkTemplates: zoneTemplates(links, scope, grid), links: linkList } };
+  return { contentType: 'application/json', body: { zones: page.zones, returnedAreaMetersSquare: area, linkTemplates: zoneTemplates(links, scope, grid), links: linkList } };
 }

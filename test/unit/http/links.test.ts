@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Links } from '../../../src/http/links.js';
+import { Links, MAX_LINK_HEADER_BYTES, pageLinkHeader } from '../../../src/http/links.js';
 import { mulberry32 } from '../../../scripts/lib/prng.js';
 
 /** What href gave before its text fast path: the URL parser's answer. */
@@ -34,5 +34,26 @@ describe('Links.href', () => {
     expect(links.href('/dggs/IVEA7H/zones/A4-0-A', { f: 'json', 'refined-geometry': false })).to.equal('http://localhost:8080/dggs/IVEA7H/zones/A4-0-A?f=json&refined-geometry=false');
     expect(links.href('')).to.equal('http://localhost:8080/');
     expect(links.href('/collections')).to.equal('http://localhost:8080/collections');
+  });
+});
+
+describe('pageLinkHeader', () => {
+  const link = (rel: string, query: string) => ({ href: `https://h/dggs/IVEA7H/zones?${query}`, rel, type: 'application/x-binary' });
+
+  it('gives next, prev and self as RFC 8288 links, and nothing else', () => {
+    const header = pageLinkHeader([link('self', 'offset=10'), link('alternate', 'f=json'), link('prev', 'offset=0'), link('next', 'offset=20'), link('collection', 'x')]);
+    expect(header).to.equal(
+      '<https://h/dggs/IVEA7H/zones?offset=20>; rel="next"; type="application/x-binary", <https://h/dggs/IVEA7H/zones?offset=0>; rel="prev"; type="application/x-binary", <https://h/dggs/IVEA7H/zones?offset=10>; rel="self"; type="application/x-binary"',
+    );
+    expect(pageLinkHeader([link('alternate', 'f=json')])).to.equal(undefined);
+  });
+
+  it('leaves out the links that would take it past its bound, next kept first', () => {
+    const filter = `filter=${'x'.repeat(1500)}`;
+    const header = pageLinkHeader([link('self', `${filter}&offset=10`), link('prev', `${filter}&offset=0`), link('next', `${filter}&offset=20`)])!;
+    expect(Buffer.byteLength(header)).to.be.at.most(MAX_LINK_HEADER_BYTES);
+    expect(header).to.match(/^<[^>]+offset=20>; rel="next"/);
+    expect(header).to.contain('rel="prev"').and.not.contain('rel="self"');
+    expect(pageLinkHeader([link('next', `filter=${'x'.repeat(MAX_LINK_HEADER_BYTES)}`)]), 'a link longer than the bound').to.equal(undefined);
   });
 });
