@@ -71,15 +71,19 @@ export class HttpCaching {
 export class AnswerCaching {
   constructor(private readonly validated?: Validated) {}
 
-  /** When the request's validators match: answers 304 with no body (ETag, Last-Modified and Cache-Control as a 200 would carry them) and says so. */
-  notModified(req: Request, res: Response): boolean {
+  /**
+   * When the request's validators match: answers 304 with no body (ETag, Last-Modified and
+   * Cache-Control as a 200 would carry them; `tagAsSent` gives the tag as the 200 would have been
+   * sent, compressed or not) and says so.
+   */
+  notModified(req: Request, res: Response, tagAsSent: (etag: string) => string = (etag) => etag): boolean {
     const v = this.validated;
     if (!v?.etag) return false;
     // Preconditions alone: the request's own Cache-Control (`no-cache`, which fetch() adds to any
     // conditional request) speaks to caches on the way, and `fresh` would read it as "never fresh".
     const conditions = { 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'] };
     if (!fresh(conditions, { etag: v.etag, 'last-modified': v.headers['Last-Modified'] })) return false;
-    res.writeHead(304, v.headers);
+    res.writeHead(304, { ...v.headers, ETag: tagAsSent(v.etag) });
     res.end();
     return true;
   }

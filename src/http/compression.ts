@@ -70,6 +70,18 @@ export class ResponseCompression {
     return coding === 'br' ? this.brotli(contentType, length) : this.gzip(length);
   }
 
+  /**
+   * The tag a `304` carries in place of an answer of `contentType` with tag `etag`: the one the
+   * full answer would carry, weak when it would have been compressed for this request (whose
+   * `Vary` it also gets). The body's size is unknown here: a body under `minBytes` would have kept
+   * the strong tag, which If-None-Match's weak comparison matches all the same.
+   */
+  revalidatedTag(res: ServerResponse, contentType: string, etag: string): string {
+    if (!this.config.enabled || PRECOMPRESSED.test(contentType)) return etag;
+    varyOn(res, 'Accept-Encoding');
+    return preferredCoding(res.req?.headers['accept-encoding']) !== 'identity' && etag.startsWith('"') ? `W/${etag}` : etag;
+  }
+
   private gzip(length: number | undefined): BodyEncoder {
     const options: zlib.ZlibOptions = { level: this.config.gzipLevel };
     // A window no larger than the body gives the same bytes, and a small body's compressor is set

@@ -14,6 +14,7 @@ import { clientGoneSignal } from './client-gone.js';
 import { createRequestLog, type RequestObserver } from './request-log.js';
 import { createForwarding } from './forwarded.js';
 import { HttpCaching } from './caching.js';
+import { mediaType } from '../formats/registry.js';
 import { AppError } from '../ports/errors.js';
 import { crossOrigin, type CorsConfig } from './cross-origin.js';
 import { ResponseCompression, type CompressionConfig } from './compression.js';
@@ -143,7 +144,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
           }
           const input = parseInput(route, req, new Links(baseUrlOf(req)), gone) as Parameters<typeof route.handler>[0];
           const cache = await caching.prepare(route, input);
-          if (!cache.notModified(req, res)) await send(res, cache.decorate(await route.handler(input)), compression);
+          const sentTag = (etag: string) => compression?.revalidatedTag(res, mediaType(input.format), etag) ?? etag;
+          if (!cache.notModified(req, res, sentTag)) await send(res, cache.decorate(await route.handler(input)), compression);
         } catch (err) {
           // The work stopped because its client left: there is nobody to answer.
           if (!(gone.aborted && err === gone.reason)) fail(req, res, err);
