@@ -272,7 +272,15 @@ async function main(): Promise<void> {
 
   const runEnv = { ...baseEnv, ...s.env, HOST: '127.0.0.1' };
   const as = asRoot ? { uid, gid: uid } : {};
-  const node = (argv: string[]) => (argv[0] === 'node' ? [process.execPath, ...argv.slice(1)] : argv);
+  // The image's node is on a path every user reaches; this one may not be (a Node fetched into a
+  // checkout under a private temp dir, as CI's clone is): the runtime's user gets its own copy.
+  const runtimeNode = asRoot ? path.join(work, 'bin', 'node') : process.execPath;
+  if (asRoot) {
+    mkdirSync(path.dirname(runtimeNode));
+    cpSync(process.execPath, runtimeNode);
+    chmodSync(runtimeNode, 0o755);
+  }
+  const node = (argv: string[]) => (argv[0] === 'node' ? [runtimeNode, ...argv.slice(1)] : argv);
 
   // The service, as CMD starts it, on a free port.
   const [bin, ...args] = node(cmd);
@@ -309,7 +317,7 @@ async function main(): Promise<void> {
   }
   log('runtime: /, zone data from the lake and from the raster, and /api answer 200');
 
-  const worker = spawn(process.execPath, ['dist/src/worker.js'], { cwd: root, env: { ...runEnv, DGGS__datastore__file: 'data/runtime/worker-check.sqlite' }, stdio: ['ignore', 'pipe', 'pipe'], ...as });
+  const worker = spawn(runtimeNode, ['dist/src/worker.js'], { cwd: root, env: { ...runEnv, DGGS__datastore__file: 'data/runtime/worker-check.sqlite' }, stdio: ['ignore', 'pipe', 'pipe'], ...as });
   children.add(worker);
   await new Promise<void>((resolve, reject) => {
     let out = '';
