@@ -3,13 +3,13 @@
 # driver, GEOS through GDAL, rasterio, headless Chromium for the HTML pages), servers nobody here wrote
 # (MapServer 8 as an OGC API Features backend, nginx in front of the service) and the deployment
 # files (systemd-analyze, the Dockerfile's check). Each must be installed (.ci/run installs them); a
-# missing one fails the run, it is never skipped (the nginx test waits a while for nginx first).
+# missing one fails the run, it is never skipped.
 cd "$(dirname "$0")/.."
 missing=""
-for tool in ogrinfo ogr2ogr mapserv chromium openssl systemd-analyze; do command -v "$tool" >/dev/null || missing="$missing $tool"; done
+for tool in ogrinfo ogr2ogr mapserv chromium nginx openssl systemd-analyze; do command -v "$tool" >/dev/null || missing="$missing $tool"; done
 "${PYTHON:-/usr/bin/python3}" -c 'import rasterio' 2>/dev/null || missing="$missing python3-rasterio"
 if [ -n "$missing" ]; then
-  echo "test:clients: missing program(s):$missing (apt-get install gdal-bin cgi-mapserver chromium openssl systemd python3-rasterio)" >&2
+  echo "test:clients: missing program(s):$missing (apt-get install gdal-bin cgi-mapserver chromium nginx openssl systemd python3-rasterio)" >&2
   exit 1
 fi
 [ $# -eq 0 ] && set -- 'test/clients/**/*.test.ts'

@@ -69,6 +69,9 @@ export async function ensureDemoLake(root: string, { remake = false }: { remake?
   await fs.mkdir(path.resolve(root), { recursive: true });
   const staging = await fs.mkdtemp(path.join(path.resolve(root), `.${DEMO_COLLECTION}-`));
   try {
+    // mkdtemp makes it owner-only; renamed into place it is the collection's folder, which the
+    // service's own user reads (the image's `node`, not the root that built it).
+    await fs.chmod(staging, 0o755);
     await writeLake(path.join(staging, 'data'));
     await fs.writeFile(path.join(staging, 'data', '_demo-lake.json'), JSON.stringify({ version: VERSION, stations: STATIONS, everyHours: EVERY_HOURS }, null, 2) + '\n');
     await fs.rm(target, { recursive: true, force: true });

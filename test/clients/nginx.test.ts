@@ -9,7 +9,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { REPO_ROOT } from '../support/test-server.js';
 import { startPostgres, type PostgresHandle } from '../support/postgres.js';
-import { fillTemplate, makeCert, startNginx, testConfig, TEMPLATE, waitForNginx, type NginxHost } from '../support/nginx.js';
+import { fillTemplate, makeCert, startNginx, testConfig, TEMPLATE, requireNginx, type NginxHost } from '../support/nginx.js';
 
 /**
  * The reference deployment of docs/operations.md, run for real: Debian's nginx with
@@ -135,9 +135,8 @@ describe('nginx reference deployment (deploy/nginx.conf.template): TLS, /sub/, t
   let PUBLIC: string;
 
   before(async function () {
-    // A machine being set up may still be installing nginx.
-    this.timeout(17 * 60_000);
-    await waitForNginx(15);
+    this.timeout(120_000);
+    requireNginx();
     dir = mkdtempSync(path.join(tmpdir(), 'dggs-nginx-'));
     tls = makeCert(dir, HOST);
     nginxPort = await freePort(NGINX_ADDRESS);

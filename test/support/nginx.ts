@@ -2,8 +2,7 @@
  * Debian's nginx as a plain process for the reference-deployment test: the repository's
  * deploy/nginx.conf.template filled in, started with its own prefix, pid and logs in a scratch
  * directory (`-p <dir> -c <conf> -e <error log> -g 'daemon off;'`), never the system's service.
- * Fails loudly when nginx is missing (`apt-get install nginx`); waits for it first, since a
- * machine being set up may still be installing it.
+ * Fails loudly when nginx is missing (`apt-get install nginx`): never skipped.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,13 +13,9 @@ export const TEMPLATE = path.resolve(import.meta.dirname, '../../deploy/nginx.co
 
 const hasNginx = () => spawnSync('sh', ['-c', 'command -v nginx'], { stdio: 'ignore' }).status === 0;
 
-/** Resolves once `nginx` is on PATH, checking each minute; throws after `maxMinutes`. */
-export async function waitForNginx(maxMinutes = 15): Promise<void> {
-  for (let minute = 0; !hasNginx(); minute++) {
-    if (minute >= maxMinutes) throw new Error(`nginx is not installed (waited ${maxMinutes} min): apt-get install nginx. The suite fails rather than skips.`);
-    console.log(`      nginx not installed yet; checking again in a minute (${minute + 1}/${maxMinutes})`);
-    await new Promise((r) => setTimeout(r, 60_000));
-  }
+/** Throws unless `nginx` is on PATH: the suite fails rather than skips. */
+export function requireNginx(): void {
+  if (!hasNginx()) throw new Error('nginx is not installed: apt-get install nginx (.ci/run does). The suite fails rather than skips.');
 }
 
 /**
