@@ -1,6 +1,7 @@
 import cors from 'cors';
 import type { Request, Response, Server } from 'restify';
 import { restifyPath, type AnyRoute } from './route.js';
+import { varyOn } from './vary-headers.js';
 
 export interface CorsConfig {
   /** Origins of pages whose scripts may read the public routes; `*` for any. */
@@ -40,7 +41,8 @@ type Allowed = '*' | string[];
  * browser keeps the answer from the page (a refused preflight goes on to restify's 405). The
  * route (by method and path, as restify matches it) decides the policy: a secured one accepts
  * only `securedOrigins`. `routable` false (the request target was refused before routing): the
- * public policy, never a preflight answer.
+ * public policy, never a preflight answer. A request without `Origin` is no browser's
+ * cross-origin request: it gets the policy's cacheable headers without a route lookup.
  */
 export function crossOrigin(config: CorsConfig, server: Server, routes: readonly AnyRoute[]): (req: Request, res: Response, routable?: boolean) => boolean {
   if (config.origins.length === 0 && config.securedOrigins.length === 0) return () => false;
@@ -62,7 +64,21 @@ export function crossOrigin(config: CorsConfig, server: Server, routes: readonly
   const allowedFor = (route: AnyRoute | undefined): Allowed => (route?.secured ? securedAllowed : publicAllowed);
   const admits = (allowed: Allowed, origin: string) => allowed === '*' || allowed.includes(origin);
 
+  const exposed = EXPOSED_HEADERS.join(',');
   return (req, res, routable = true) => {
+    const origin = req.headers.origin;
+    if (origin === undefined) {
+      // No browser's cross-origin request (those always name their Origin): no route lookup, only
+      // what lets a shared cache hand this answer to one later: `*` and the exposed headers, or
+      // that the answer varies on Origin. (Under `*` a secured route's answer says `*` here too:
+      // those are `private, no-store`, so no cache keeps them, and a browser's request for one,
+      // with its Origin, goes through the whole policy below.)
+      if (publicAllowed === '*') {
+        res.setHeader('Access-Control-Allow-Origin', '*');
+        res.setHeader('Access-Control-Expose-Headers', exposed);
+      } else varyOn(res, 'Origin');
+      return false;
+    }
     let url: URL | undefined;
     try {
       // restify 12 builds a WHATWG URL (its types still say url.Url).
@@ -70,7 +86,6 @@ export function crossOrigin(config: CorsConfig, server: Server, routes: readonly
     } catch {
       url = undefined;
     }
-    const origin = req.headers.origin;
     const wanted = req.headers['access-control-request-method'];
     if (url && req.method === 'OPTIONS' && typeof origin === 'string' && typeof wanted === 'string') {
       const methods = METHODS.filter((m) => lookup(m, url));
