@@ -1,4 +1,5 @@
 import { json, type Reply } from './route.js';
+import { itemMap, itemsMap } from './html/page-maps.js';
 import { renderHtml } from './html/render.js';
 import { F_VALUE, mediaType, type Format } from '../formats/registry.js';
 import { pageLinkHeader, type Links } from './links.js';
@@ -96,6 +97,7 @@ export function presentItem(result: ItemsResult, fid: number, format: Format, li
       row: htmlValues(row, result.dataset.geometryColumn, Infinity),
       geometryColumn: result.dataset.geometryColumn,
       map: geometriesMap([{ geometry, title: `Item ${fid}` }]),
+      mapConfig: itemMap(geometry, `Item ${fid}`),
       numberMatched: result.page.numberMatched,
     });
   }
@@ -123,6 +125,7 @@ function itemsPage(result: ItemsResult, links: Links, pageLinkList: Link[], carr
     links: pageLinkList,
     columns: result.columns,
     rows: result.page.rows.map((r) => ({ index: r.index, href: links.href(`${path}/${r.index}`, { ...carry, f: 'html' }), values: htmlValues(r, result.dataset.geometryColumn) })),
+    mapConfig: itemsMap(links, path, pageLinkList, carry),
     map: geometriesMap(result.page.rows.map((r) => ({ geometry: toFeature(r, result.dataset.geometryColumn).geometry, title: `Item ${r.index}`, href: links.href(`${path}/${r.index}`, { ...carry, f: 'html' }) }))),
     numberMatched: result.page.numberMatched,
     offset,

@@ -325,6 +325,16 @@ export const configSchema = z.object({
     })
     .describe('Bearer tokens of `/orders`.')
     .prefault({}),
+  map: z
+    .object({
+      basemapStyle: z
+        .string()
+        .url()
+        .optional()
+        .describe('URL of a MapLibre style the HTML pages\' maps draw over, in place of the offline Natural Earth basemap the service serves itself (`/assets/style.json` redirects to it). Unset: the offline one, which needs no network.'),
+    })
+    .describe('The interactive maps of the HTML pages (docs/maps.md).')
+    .prefault({}),
   collections: z.array(collectionSchema).default([]).describe('The collections served.'),
 });
 export type Config = z.infer<typeof configSchema>;

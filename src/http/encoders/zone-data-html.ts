@@ -1,6 +1,7 @@
 import type { ZoneData } from '../../domain/zone-data.js';
 import { renderHtml } from '../html/render.js';
 import { choropleth } from '../html/zone-data-svg.js';
+import { zoneDataMap } from '../html/page-maps.js';
 import type { Reply } from '../route.js';
 import type { ZoneDataView } from './zone-data-view.js';
 
@@ -42,6 +43,7 @@ export function zoneDataHtml(data: ZoneData, ctx: ZoneDataView): Reply {
     total,
     deepestDepth: deepest?.depth,
     chart,
+    mapConfig: zoneDataMap(data, self, zoneHref('{id}').replace(encodeURIComponent('{id}'), '{id}'), datetimeOf(ctx)),
     parentHref: zoneHref(data.zoneId),
     formats: ctx.links.filter((l) => l.rel === 'alternate'),
     sources: ctx.links.filter((l) => l.rel === 'source'),
@@ -53,6 +55,13 @@ export function zoneDataHtml(data: ZoneData, ctx: ZoneDataView): Reply {
 function zoneInfoHref(self: string): (zoneId: string) => string {
   const base = self.replace(/[?#].*$/, '').replace(/\/zones\/[^/]+\/data$/, '/zones/');
   return (z) => `${base}${encodeURIComponent(z)}?f=html`;
+}
+
+/** The datetime the answer was asked for, as the query gave it (for the map's datetime picker). */
+function datetimeOf(ctx: ZoneDataView): string | undefined {
+  const d = ctx.datetime;
+  if (!d) return undefined;
+  return d.start === d.end ? (d.start ?? undefined) : `${d.start ?? '..'}/${d.end ?? '..'}`;
 }
 
 function fmt(v: number | null | undefined): string {

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { Eta } from 'eta';
 import type { Link } from '../schemas/common.js';
 import type { Reply } from '../route.js';
+import { FAVICON_SVG } from './favicon.js';
+import { STYLE_PATH, assetPath } from './map-assets.js';
 
 const eta = new Eta({ views: path.join(import.meta.dirname, 'templates'), autoEscape: true, cache: true, autoTrim: false });
 
@@ -24,15 +26,53 @@ const FORMAT_LABELS: Record<string, string> = {
   'application/schema+json': 'JSON Schema',
 };
 
-/** A hexagon in the header's colours, inline so that no request is made for it. */
-const FAVICON = `data:image/svg+xml,${encodeURIComponent(
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M16 1.5 28.6 8.8v14.4L16 30.5 3.4 23.2V8.8z" fill="#1d2733"/><path d="M16 8.5 22.5 12.25v7.5L16 23.5 9.5 19.75v-7.5z" fill="#0b6bcb"/></svg>',
-)}`;
+/** The hexagon, inline so that no request is made for it (`/favicon.ico` serves it too). */
+const FAVICON = `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}`;
+
+/**
+ * What a page's interactive map draws (read by assets/map.js; see docs/maps.md). The style and the
+ * library's URLs are added here.
+ */
+export interface MapConfig {
+  /** [w, s, e, n] to fit the map to (west > east crosses the antimeridian); else the content's extent. */
+  fit?: number[];
+  /** GeoJSON drawn, in the page. */
+  data?: object;
+  /** GeoJSON fetched by the map. */
+  dataUrl?: string;
+  /** The property holding a feature's id (zoneID, zone_id, zoneId). */
+  idProperty?: string;
+  /** A feature's page: `{id}` is replaced with its id (a feature's `href` property wins). */
+  hrefTemplate?: string;
+  /** The name of the form field a drawn box fills. */
+  drawBox?: string;
+  choropleth?: {
+    fields: { name: string; title?: string; unit?: string; minimum?: number; maximum?: number }[];
+    /** A JSON Schema of the collection whose numeric properties are the fields (fetched by the map). */
+    schemaUrl?: string;
+    /** TileJSON of vector tiles (layer `sourceLayer`, default `zones`); else GeoJSON from `dataUrl`. */
+    tileJson?: string;
+    sourceLayer?: string;
+    depths?: number[];
+    depth?: number;
+    /** Present: a datetime picker is shown, with this value. */
+    datetime?: string;
+  };
+}
+
+/** JSON inside <script>: `<` escaped so that no value can close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /** Renders `templates/<view>.eta` inside the shared layout. */
 export function renderHtml(view: string, model: PageModel, status = 200): Reply {
   const alternates = (model.links ?? [])
     .filter((l) => l.rel === 'alternate')
     .map((l) => ({ ...l, label: FORMAT_LABELS[(l.type ?? '').split(';')[0]!.trim()] ?? l.type ?? 'other' }));
-  return { status, contentType: 'text/html', body: eta.render(view, { ...model, alternates, favicon: FAVICON }) };
+  // Asset URLs hang off the home page's (the first crumb), as the layout's header links do.
+  const home = (model.crumbs[0]?.[1] ?? '/').replace(/\/$/, '');
+  const mapConfig = model.mapConfig as MapConfig | undefined;
+  const map = mapConfig
+    ? { css: home + assetPath('maplibre-gl.css'), script: home + assetPath('map.js'), config: scriptJson({ ...mapConfig, style: home + STYLE_PATH }) }
+    : undefined;
+  return { status, contentType: 'text/html', body: eta.render(view, { ...model, alternates, favicon: FAVICON, mapAssets: map }) };
 }

@@ -2,6 +2,7 @@ import type { Link } from '../schemas/common.js';
 import type { Links } from '../links.js';
 import type { Reply } from '../route.js';
 import { renderHtml } from './render.js';
+import { zoneListMap } from './page-maps.js';
 import { zoneSvgMap } from './zone-svg.js';
 import { runStepped } from '../../ports/event-loop-turns.js';
 import type { ZoneListPage } from '../../app/zones/zones-service.js';
@@ -58,6 +59,7 @@ export async function zoneListHtml(links: Links, scope: Scope, page: ZoneListPag
     next: linkList.find((l) => l.rel === 'next' && l.type === 'text/html'),
     prev: linkList.find((l) => l.rel === 'prev' && l.type === 'text/html'),
     map,
+    mapConfig: zoneListMap(links, gpath, linkList, parent ? undefined : box),
     mapped: shown.length,
     form: {
       action: links.href(`${gpath}/zones`),

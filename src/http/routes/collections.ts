@@ -2,6 +2,7 @@ import { CollectionsResponse, Collection as CollectionSchema, collectionIdParams
 import { defineRoute, json, type AnyRoute } from '../route.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
+import { collectionMap } from '../html/page-maps.js';
 import { CONF } from '../../formats/conformance-classes.js';
 import type { SourceFiles } from '../source-files.js';
 import type { RouteModule } from '../route-module.js';
@@ -10,9 +11,10 @@ import { COLLECTION_FORMATS as FORMATS, collectionBody, extentMap, KIND_LABEL, s
 import { collectionSchemaRoute } from './collection-schema.js';
 import { collectionSourceFileRoute } from './collection-source-file.js';
 
-export function collectionRoutes(service: CollectionsService, sources: SourceFiles): RouteModule {
+/** `pageGrid`: the grid the collection page's map draws the data on (config `grids.default`). */
+export function collectionRoutes(service: CollectionsService, sources: SourceFiles, pageGrid?: string): RouteModule {
   return {
-    routes: [collectionListRoute(service), collectionRoute(service), collectionSchemaRoute(service, 'queryables'), collectionSchemaRoute(service, 'schema'), collectionSourceFileRoute(service, sources)],
+    routes: [collectionListRoute(service), collectionRoute(service, pageGrid), collectionSchemaRoute(service, 'queryables'), collectionSchemaRoute(service, 'schema'), collectionSourceFileRoute(service, sources)],
     conformance: [CONF.collections, CONF.collectionsJson, CONF.collectionsHtml, CONF.featuresQueryables],
   };
 }
@@ -46,7 +48,7 @@ function collectionListRoute(service: CollectionsService): AnyRoute {
 }
 
 /** GET /collections/{collection_id}: one collection described. */
-function collectionRoute(service: CollectionsService): AnyRoute {
+function collectionRoute(service: CollectionsService, pageGrid: string | undefined): AnyRoute {
   return defineRoute({
     method: 'get',
     path: '/collections/{collection_id}',
@@ -70,6 +72,7 @@ function collectionRoute(service: CollectionsService): AnyRoute {
           kind: KIND_LABEL[c.backing.kind],
           source: sourceOf(c, links),
           map: extentMap(c),
+          mapConfig: pageGrid ? collectionMap(links, c, pageGrid) : undefined,
           dggsHref: links.href(`/collections/${encodeURIComponent(c.id)}/dggs`, { f: 'html' }),
           itemsHref: c.backing.kind === 'parquet-lake' ? links.href(`/collections/${encodeURIComponent(c.id)}/items`, { f: 'html' }) : undefined,
         });

@@ -6,6 +6,7 @@ import { KeptReplies } from '../kept-replies.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
 import { zoneSvgMap } from '../html/zone-svg.js';
+import { zoneInfoMap } from '../html/page-maps.js';
 import { publicSourceHref } from '../source-files.js';
 import { formatParam, queryBoolean } from '../schemas/query.js';
 import { mediaType, offeredBy, type Format } from '../../formats/registry.js';
@@ -113,6 +114,7 @@ function zoneInfoPage(info: ZoneInfo, scope: Scope, links: Links, body: { links:
     dataHref: scope.collection ? links.href(`${zpath(d.id)}/data`) : undefined,
     source: body.links.find((l) => l.rel === 'source'),
     map,
+    mapConfig: zoneInfoMap(grid, d.id, info, (z) => links.href(zpath(z), { f: 'html' })),
   });
 }
 

@@ -1,0 +1,242 @@
+// The HTML pages' interactive map: reads the page's JSON config (<script id="map-config">, written
+// by src/http/html/render.ts) and draws it with MapLibre over the basemap style. Plain ES module,
+// no build step. The page's SVG stays as the fallback: it is hidden only once the map has loaded.
+// The tests of test/clients/maps-chromium.test.ts read `data-map-state` and `window.__map`.
+import * as maplibregl from './maplibre-gl.mjs';
+
+const RAMP = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
+const NO_VALUE = '#9aa5b1';
+const ROLE_COLOURS = { zone: '#0b6bcb', parent: '#8aa0b6', neighbour: '#f2f5f8', child: '#5ec962', feature: '#d9480f' };
+
+const config = JSON.parse(document.getElementById('map-config').textContent);
+const frame = document.querySelector('[data-map-frame]');
+if (frame) start(config, frame);
+
+function start(cfg, frame) {
+  const fallback = frame.querySelector('svg.map');
+  const panel = el('div', { class: 'map-panel' });
+  const container = el('div', { class: 'map-canvas' });
+  frame.prepend(panel, container);
+  frame.dataset.mapState = 'loading';
+  let map;
+  try {
+    map = new maplibregl.Map({ container, style: cfg.style, bounds: cfg.fit ? boundsOf(cfg.fit) : undefined, fitBoundsOptions: { padding: 20 }, attributionControl: { compact: true }, renderWorldCopies: true });
+  } catch (err) {
+    // No WebGL: the SVG stays.
+    container.remove();
+    panel.remove();
+    frame.dataset.mapState = 'failed';
+    console.warn('map: no interactive map', err);
+    return;
+  }
+  window.__map = map;
+  map.addControl(new maplibregl.NavigationControl({ showCompass: false }));
+  map.on('load', async () => {
+    if (fallback) fallback.style.display = 'none';
+    frame.querySelector('.caption')?.setAttribute('hidden', '');
+    try {
+      await addContent(map, cfg, panel);
+    } catch (err) {
+      panel.append(el('div', { class: 'map-error' }, `Map data could not be loaded: ${err.message}`));
+    }
+    map.once('idle', () => {
+      frame.dataset.mapState = 'idle';
+      window.__mapIdle = true;
+    });
+  });
+}
+
+async function addContent(map, cfg, panel) {
+  if (cfg.choropleth) return choropleth(map, cfg, panel);
+  const data = cfg.data ?? (await fetchJson(cfg.dataUrl));
+  map.addSource('content', { type: 'geojson', data });
+  const colour = ['match', ['get', 'role'], ...Object.entries(ROLE_COLOURS).flat(), ROLE_COLOURS.feature];
+  const polygons = ['==', ['geometry-type'], 'Polygon'];
+  map.addLayer({ id: 'fill', type: 'fill', source: 'content', filter: polygons, paint: { 'fill-color': colour, 'fill-opacity': 0.45 } });
+  map.addLayer({ id: 'outline', type: 'line', source: 'content', filter: ['!=', ['geometry-type'], 'Point'], paint: { 'line-color': '#0b4f94', 'line-width': 1 } });
+  map.addLayer({ id: 'points', type: 'circle', source: 'content', filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-color': colour, 'circle-radius': 4, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1 } });
+  if (!cfg.fit) fit(map, data);
+  const tip = (f) => f.properties.title ?? f.properties[cfg.idProperty] ?? f.id;
+  interact(map, cfg, ['fill', 'points'], tip);
+  if (cfg.drawBox) drawBox(map, panel, cfg.drawBox);
+}
+
+/** Zones coloured by one numeric field, with a field picker, a legend and (zone data) depth and datetime pickers. */
+async function choropleth(map, cfg, panel) {
+  const c = cfg.choropleth;
+  const fields = c.schemaUrl ? numericFields(await fetchJson(c.schemaUrl)) : c.fields;
+  if (!fields.length) return panel.append(el('span', { class: 'caption' }, 'No numeric field to draw.'));
+  const state = { field: fields[0].name, depth: c.depth, datetime: c.datetime ?? '' };
+  const fieldPicker = select('Field', fields.map((f) => [f.name, f.title && f.title !== f.name ? `${f.title} (${f.name})` : f.name]), state.field);
+  panel.append(fieldPicker.label);
+  let depthPicker, timeInput;
+  if (c.depths) {
+    depthPicker = select('Depth', c.depths.map((d) => [String(d), String(d)]), String(state.depth));
+    panel.append(depthPicker.label);
+  }
+  if (c.datetime !== undefined) {
+    timeInput = el('input', { type: 'text', size: '24', placeholder: 'e.g. 2024-05-01T00:00:00Z', value: state.datetime });
+    panel.append(el('label', {}, 'Datetime ', timeInput));
+  }
+  const legend = el('div', { class: 'map-legend' });
+  panel.append(legend);
+
+  const vector = c.tileJson !== undefined;
+  let values = [];
+  if (vector) {
+    map.addSource('content', { type: 'vector', url: c.tileJson });
+  } else {
+    map.addSource('content', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+  }
+  const layer = vector ? { source: 'content', 'source-layer': c.sourceLayer ?? 'zones' } : { source: 'content' };
+  map.addLayer({ id: 'fill', type: 'fill', ...layer, paint: { 'fill-color': NO_VALUE, 'fill-opacity': 0.8 } });
+  map.addLayer({ id: 'outline', type: 'line', ...layer, paint: { 'line-color': '#ffffff', 'line-opacity': 0.5, 'line-width': 0.5 } });
+
+  const restyle = () => {
+    const meta = fields.find((f) => f.name === state.field) ?? {};
+    const seen = values.filter((v) => typeof v === 'number' && Number.isFinite(v));
+    let min = meta.minimum ?? Math.min(...seen);
+    let max = meta.maximum ?? Math.max(...seen);
+    if (!Number.isFinite(min) || !Number.isFinite(max)) [min, max] = [0, 0];
+    const span = max > min ? max - min : 1;
+    const stops = RAMP.flatMap((colour, i) => [min + (span * i) / (RAMP.length - 1), colour]);
+    const value = ['get', state.field];
+    map.setPaintProperty('fill', 'fill-color', ['case', ['!=', ['typeof', value], 'number'], NO_VALUE, ['interpolate', ['linear'], value, ...stops]]);
+    legend.replaceChildren(
+      el('div', { class: 'map-ramp', style: `background:linear-gradient(to right, ${RAMP.join(', ')})` }),
+      el('div', { class: 'map-ramp-ends mono' }, el('span', {}, fmt(min)), el('span', {}, fmt(max))),
+      el('div', { class: 'caption' }, `${meta.title ?? state.field}${meta.unit ? ` (${meta.unit})` : ''}; grey: no value`),
+    );
+  };
+  // Tiles: min and max from the features loaded so far (when the field's metadata has none).
+  const sampleTiles = () => {
+    values = map.querySourceFeatures('content', { sourceLayer: c.sourceLayer ?? 'zones' }).map((f) => f.properties[state.field]);
+    restyle();
+  };
+  const reload = async () => {
+    if (vector) return sampleTiles();
+    const url = new URL(c.dataUrl, location.href);
+    url.searchParams.set('f', 'geo+json');
+    url.searchParams.set('properties', state.field);
+    if (state.depth !== undefined) url.searchParams.set('zone-depth', String(state.depth));
+    if (state.datetime) url.searchParams.set('datetime', state.datetime);
+    else url.searchParams.delete('datetime');
+    const data = await fetchJson(url.href);
+    map.getSource('content').setData(data);
+    values = data.features.map((f) => f.properties[state.field]);
+    restyle();
+  };
+  fieldPicker.input.addEventListener('change', () => ((state.field = fieldPicker.input.value), reload()));
+  depthPicker?.input.addEventListener('change', () => ((state.depth = Number(depthPicker.input.value)), reload()));
+  timeInput?.addEventListener('change', () => ((state.datetime = timeInput.value.trim()), reload()));
+  if (vector) map.on('sourcedata', (e) => e.sourceId === 'content' && e.isSourceLoaded && sampleTiles());
+  await reload();
+  interact(map, cfg, ['fill'], (f) => `${f.properties[cfg.idProperty] ?? f.id}: ${fmt(f.properties[state.field])}`);
+}
+
+/** The numeric properties of a JSON Schema, as choropleth fields. */
+function numericFields(schema) {
+  return Object.entries(schema.properties ?? {})
+    .filter(([, p]) => p.type === 'number' || p.type === 'integer')
+    .map(([name, p]) => ({ name, title: p.title, unit: p.svc_unit, minimum: p.minimum, maximum: p.maximum }));
+}
+
+/** Hover popups (the zone and its value) and click-through to the feature's page. */
+function interact(map, cfg, layers, text) {
+  const popup = new maplibregl.Popup({ closeButton: false, closeOnClick: false, className: 'map-tip' });
+  map.on('mousemove', (e) => {
+    const f = map.queryRenderedFeatures(e.point, { layers })[0];
+    map.getCanvas().style.cursor = f && hrefOf(cfg, f) ? 'pointer' : '';
+    if (!f) return popup.remove();
+    popup.setLngLat(e.lngLat).setText(text(f)).addTo(map);
+  });
+  map.on('mouseout', () => popup.remove());
+  map.on('click', (e) => {
+    if (map.__drawing) return;
+    const f = map.queryRenderedFeatures(e.point, { layers })[0];
+    const href = f && hrefOf(cfg, f);
+    if (href) location.href = href;
+  });
+}
+
+function hrefOf(cfg, f) {
+  if (f.properties.href) return f.properties.href;
+  const id = f.properties[cfg.idProperty] ?? f.id;
+  return cfg.hrefTemplate && id !== undefined ? cfg.hrefTemplate.replace('{id}', encodeURIComponent(id)) : undefined;
+}
+
+/** "Draw box": the next drag on the map draws a box that fills the form's bbox field. */
+function drawBox(map, panel, inputName) {
+  const input = document.querySelector(`input[name="${inputName}"]`);
+  if (!input) return;
+  const button = el('button', { type: 'button' }, 'Draw box');
+  panel.append(button, el('span', { class: 'caption' }, ' then drag on the map: fills bbox'));
+  map.addSource('draw-box', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+  map.addLayer({ id: 'draw-box', type: 'line', source: 'draw-box', paint: { 'line-color': '#d9480f', 'line-width': 2, 'line-dasharray': [2, 1] } });
+  let start;
+  const box = (a, b) => [Math.min(a.lng, b.lng), Math.min(a.lat, b.lat), Math.max(a.lng, b.lng), Math.max(a.lat, b.lat)];
+  const show = ([w, s, e, n]) => map.getSource('draw-box').setData({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] } });
+  button.addEventListener('click', () => {
+    map.__drawing = true;
+    map.dragPan.disable();
+    map.getCanvas().style.cursor = 'crosshair';
+  });
+  map.on('mousedown', (e) => {
+    if (map.__drawing) start = e.lngLat;
+  });
+  map.on('mousemove', (e) => start && show(box(start, e.lngLat)));
+  map.on('mouseup', (e) => {
+    if (!start) return;
+    const b = box(start, e.lngLat);
+    show(b);
+    // Longitudes beyond ±180 (a box over the antimeridian): the API takes west > east there.
+    const wrap = (x) => ((((x + 180) % 360) + 360) % 360) - 180;
+    input.value = [wrap(b[0]), b[1], wrap(b[2]), b[3]].map((v) => Number(v.toFixed(4))).join(',');
+    start = undefined;
+    map.dragPan.enable();
+    map.getCanvas().style.cursor = '';
+    setTimeout(() => (map.__drawing = false));
+  });
+}
+
+/** Fits the map to GeoJSON's extent, the narrower of the -180..180 and 0..360 readings (antimeridian). */
+function fit(map, data) {
+  const lons = [];
+  const lats = [];
+  const walk = (c) => (typeof c[0] === 'number' ? (lons.push(c[0]), lats.push(c[1])) : c.forEach(walk));
+  const features = data.type === 'FeatureCollection' ? data.features : [data];
+  features.forEach((f) => f.geometry && walk(f.geometry.coordinates ?? []));
+  if (!lons.length) return;
+  const east = lons.map((x) => (x < 0 ? x + 360 : x));
+  const [w1, e1, w2, e2] = [Math.min(...lons), Math.max(...lons), Math.min(...east), Math.max(...east)];
+  const [w, e] = e2 - w2 < e1 - w1 ? [w2, e2] : [w1, e1];
+  map.fitBounds([[w, Math.min(...lats)], [e, Math.max(...lats)]], { padding: 20, maxZoom: 12, animate: false });
+}
+
+/** [w, s, e, n] to MapLibre bounds; west > east crosses the antimeridian. */
+function boundsOf([w, s, e, n]) {
+  return [[w, Math.max(s, -85)], [e < w ? e + 360 : e, Math.min(n, 85)]];
+}
+
+async function fetchJson(url) {
+  const res = await fetch(url, { headers: { Accept: 'application/geo+json, application/json' } });
+  if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+  return res.json();
+}
+
+function select(label, options, value) {
+  const input = el('select', {}, ...options.map(([v, text]) => el('option', { value: v }, text)));
+  input.value = value;
+  return { input, label: el('label', {}, `${label} `, input) };
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  node.append(...children);
+  return node;
+}
+
+function fmt(v) {
+  return typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US', { maximumSignificantDigits: 7, useGrouping: false }) : 'no value';
+}

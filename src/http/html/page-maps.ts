@@ -1,0 +1,67 @@
+import type { Links } from '../links.js';
+import type { Link } from '../schemas/common.js';
+import type { MapConfig } from './render.js';
+import type { Dggrs } from '../../domain/dggrs/dggrs.js';
+import type { Collection } from '../../domain/collection.js';
+import type { ZoneData } from '../../domain/zone-data.js';
+import { zoneGeometry } from '../encoders/zone-list-geojson.js';
+
+/** The interactive maps of the HTML pages (drawn by assets/map.js; docs/maps.md). */
+
+const ID = '__id__';
+/** A page URL with `{id}` where a feature's id goes (map.js fills it in). */
+export const hrefTemplate = (links: Links, pathWithId: string, query: Record<string, unknown> = {}) =>
+  links.href(pathWithId.replace('{id}', ID), { ...query, f: 'html' }).replace(ID, '{id}');
+
+const geoJsonAlternate = (list: Link[]) => list.find((l) => l.rel === 'alternate' && l.type?.startsWith('application/geo+json'))?.href;
+
+/** Collection page: its zones with values on the default grid, through the vector tiles, coloured by a field. */
+export function collectionMap(links: Links, c: Collection, gridId: string): MapConfig {
+  const grid = `/collections/${encodeURIComponent(c.id)}/dggs/${encodeURIComponent(gridId)}`;
+  return {
+    ...(c.extent?.spatial?.bbox?.[0] ? { fit: c.extent.spatial.bbox[0] } : {}),
+    idProperty: 'zoneId',
+    hrefTemplate: hrefTemplate(links, `${grid}/zones/{id}`),
+    // The fields come from the schema (a lake's are its files' columns, read at run time).
+    choropleth: { fields: [], schemaUrl: links.href(`/collections/${encodeURIComponent(c.id)}/schema`, { f: 'json' }), tileJson: links.href(`${grid}/tiles/WebMercatorQuad`, { f: 'tilejson' }), sourceLayer: 'zones' },
+  };
+}
+
+/** Zone list: every zone of the page, from the page's GeoJSON alternate; a drawn box fills the form's bbox. */
+export function zoneListMap(links: Links, gridPathOfScope: string, linkList: Link[], box: number[] | undefined): MapConfig | undefined {
+  const dataUrl = geoJsonAlternate(linkList);
+  if (!dataUrl) return undefined;
+  return { dataUrl, ...(box ? { fit: box } : {}), idProperty: 'zoneID', hrefTemplate: hrefTemplate(links, `${gridPathOfScope}/zones/{id}`), drawBox: 'bbox' };
+}
+
+/** Zone info: the zone, its parents, children and neighbours, each linking to its page (in the page: a few dozen outlines). */
+export function zoneInfoMap(grid: Dggrs, zoneId: string, related: { parents: string[]; children: string[]; neighbours: string[] }, href: (zoneId: string) => string): MapConfig {
+  const feature = (id: string, role: string) => ({ type: 'Feature', id, geometry: zoneGeometry(grid, id, true), properties: { zoneID: id, role, title: `${id} (${role})`, ...(role === 'zone' ? {} : { href: href(id) }) } });
+  // Drawn in this order: parents under the rest, children over the zone.
+  const features = [...related.parents.map((z) => feature(z, 'parent')), ...related.neighbours.map((z) => feature(z, 'neighbour')), feature(zoneId, 'zone'), ...related.children.map((z) => feature(z, 'child'))];
+  return { data: { type: 'FeatureCollection', features }, idProperty: 'zoneID' };
+}
+
+/** Zone data: the sub-zones coloured by a field, re-fetched as GeoJSON when the field, depth or datetime changes. */
+export function zoneDataMap(data: ZoneData, selfHref: string, zoneHrefTemplate: string, datetime: string | undefined): MapConfig {
+  const deepest = data.depths[data.depths.length - 1]?.depth ?? 0;
+  const fields = Object.entries(data.fields).map(([name, f]) => ({ name, ...(f.title ? { title: f.title } : {}), ...(f.svc_unit ? { unit: f.svc_unit } : {}) }));
+  return {
+    dataUrl: selfHref,
+    idProperty: 'zone_id',
+    hrefTemplate: zoneHrefTemplate,
+    // Deeper than the service allows (limits.maxSubZones) is refused with a message the map shows.
+    choropleth: { fields, depths: Array.from({ length: Math.max(deepest, 6) + 1 }, (_, i) => i), depth: deepest, datetime: datetime ?? '' },
+  };
+}
+
+/** Items: the page's rows from its GeoJSON alternate, each linking to its item page. */
+export function itemsMap(links: Links, itemsPath: string, linkList: Link[], carry: Record<string, unknown>): MapConfig | undefined {
+  const dataUrl = geoJsonAlternate(linkList);
+  return dataUrl ? { dataUrl, hrefTemplate: hrefTemplate(links, `${itemsPath}/{id}`, carry) } : undefined;
+}
+
+/** One item: its geometry, in the page. */
+export function itemMap(geometry: object | null, title: string): MapConfig | undefined {
+  return geometry ? { data: { type: 'Feature', geometry, properties: { title } } } : undefined;
+}
