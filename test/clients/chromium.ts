@@ -34,9 +34,16 @@ export class Chromium {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly listeners: { method: string; resolve: () => void }[] = [];
 
-  static async launch(width = 1280, height = 900): Promise<Chromium> {
+  /**
+   * `webgl`: WebGL on the CPU (SwiftShader through ANGLE), for the pages' MapLibre maps; without
+   * it the GPU is off and the maps stay their SVG fallback. The network flags keep Chromium from
+   * calling home (a closed network refuses it, many connections at a time).
+   */
+  static async launch(width = 1280, height = 900, options: { webgl?: boolean } = {}): Promise<Chromium> {
     const dir = mkdtempSync(path.join(tmpdir(), 'dggs-chromium-'));
-    const proc = spawn('chromium', ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--remote-debugging-port=0', `--user-data-dir=${dir}`, `--window-size=${width},${height}`, 'about:blank'], { stdio: 'ignore' });
+    const gl = options.webgl ? ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] : ['--disable-gpu'];
+    const quiet = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+    const proc = spawn('chromium', ['--headless', '--no-sandbox', ...gl, ...quiet, '--hide-scrollbars', '--remote-debugging-port=0', `--user-data-dir=${dir}`, `--window-size=${width},${height}`, 'about:blank'], { stdio: 'ignore' });
     const failed = new Promise<never>((_, reject) => proc.once('error', (e) => reject(new Error(`chromium did not start: ${e.message}`))));
     let port: string | undefined;
     for (let i = 0; i < 200 && !port; i++) {
@@ -89,9 +96,9 @@ export class Chromium {
     return r.result.value;
   }
 
-  /** PNG of the whole page. */
-  async screenshot(): Promise<Buffer> {
-    const r = await this.send<{ data: string }>('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true });
+  /** PNG of the whole page, or of `clip` (CSS pixels of the page). */
+  async screenshot(clip?: { x: number; y: number; width: number; height: number }): Promise<Buffer> {
+    const r = await this.send<{ data: string }>('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, ...(clip ? { clip: { ...clip, scale: 1 } } : {}) });
     return Buffer.from(r.data, 'base64');
   }
 

@@ -101,7 +101,9 @@ async function choropleth(map, cfg, panel) {
     const span = max > min ? max - min : 1;
     const stops = RAMP.flatMap((colour, i) => [min + (span * i) / (RAMP.length - 1), colour]);
     const value = ['get', state.field];
-    map.setPaintProperty('fill', 'fill-color', ['case', ['!=', ['typeof', value], 'number'], NO_VALUE, ['interpolate', ['linear'], value, ...stops]]);
+    const missing = ['!=', ['typeof', value], 'number'];
+    map.setPaintProperty('fill', 'fill-color', ['case', missing, NO_VALUE, ['interpolate', ['linear'], value, ...stops]]);
+    map.setPaintProperty('fill', 'fill-opacity', ['case', missing, 0.3, 0.85]);
     legend.replaceChildren(
       el('div', { class: 'map-ramp', style: `background:linear-gradient(to right, ${RAMP.join(', ')})` }),
       el('div', { class: 'map-ramp-ends mono' }, el('span', {}, fmt(min)), el('span', {}, fmt(max))),
@@ -115,7 +117,7 @@ async function choropleth(map, cfg, panel) {
   };
   const reload = async () => {
     if (vector) return sampleTiles();
-    const url = new URL(c.dataUrl, location.href);
+    const url = new URL(cfg.dataUrl, location.href);
     url.searchParams.set('f', 'geo+json');
     url.searchParams.set('properties', state.field);
     if (state.depth !== undefined) url.searchParams.set('zone-depth', String(state.depth));
@@ -125,7 +127,9 @@ async function choropleth(map, cfg, panel) {
     map.getSource('content').setData(data);
     values = data.features.map((f) => f.properties[state.field]);
     restyle();
+    if (!cfg.fit && !fitted) (fitted = true), fit(map, data);
   };
+  let fitted = false;
   fieldPicker.input.addEventListener('change', () => ((state.field = fieldPicker.input.value), reload()));
   depthPicker?.input.addEventListener('change', () => ((state.depth = Number(depthPicker.input.value)), reload()));
   timeInput?.addEventListener('change', () => ((state.datetime = timeInput.value.trim()), reload()));
