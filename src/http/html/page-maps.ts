@@ -8,6 +8,11 @@ import { zoneGeometry } from '../encoders/zone-list-geojson.js';
 
 /** The interactive maps of the HTML pages (drawn by assets/map.js; docs/maps.md). */
 
+/** The choropleths' colour ramp (viridis), low to high: the map interpolates between these stops. */
+export const CHOROPLETH_RAMP = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
+/** Opacity of a zone with a value (the screenshot tests blend the ramp over the basemap with it). */
+export const CHOROPLETH_OPACITY = 0.85;
+
 const ID = '__id__';
 /** A page URL with `{id}` where a feature's id goes (map.js fills it in). */
 export const hrefTemplate = (links: Links, pathWithId: string, query: Record<string, unknown> = {}) =>
@@ -23,15 +28,16 @@ export function collectionMap(links: Links, c: Collection, gridId: string): MapC
     idProperty: 'zoneId',
     hrefTemplate: hrefTemplate(links, `${grid}/zones/{id}`),
     // The fields come from the schema (a lake's are its files' columns, read at run time).
-    choropleth: { fields: [], schemaUrl: links.href(`/collections/${encodeURIComponent(c.id)}/schema`, { f: 'json' }), tileJson: links.href(`${grid}/tiles/WebMercatorQuad`, { f: 'tilejson' }), sourceLayer: 'zones' },
+    choropleth: { ramp: CHOROPLETH_RAMP, opacity: CHOROPLETH_OPACITY, fields: [], schemaUrl: links.href(`/collections/${encodeURIComponent(c.id)}/schema`, { f: 'json' }), tileJson: links.href(`${grid}/tiles/WebMercatorQuad`, { f: 'tilejson' }), sourceLayer: 'zones' },
   };
 }
 
 /** Zone list: every zone of the page, from the page's GeoJSON alternate; a drawn box fills the form's bbox. */
-export function zoneListMap(links: Links, gridPathOfScope: string, linkList: Link[], box: number[] | undefined): MapConfig | undefined {
+export function zoneListMap(links: Links, gridPathOfScope: string, linkList: Link[]): MapConfig | undefined {
   const dataUrl = geoJsonAlternate(linkList);
   if (!dataUrl) return undefined;
-  return { dataUrl, ...(box ? { fit: box } : {}), idProperty: 'zoneID', hrefTemplate: hrefTemplate(links, `${gridPathOfScope}/zones/{id}`), drawBox: 'bbox' };
+  // Fitted to the zones drawn (they reach past the bbox asked).
+  return { dataUrl, role: 'zone', idProperty: 'zoneID', hrefTemplate: hrefTemplate(links, `${gridPathOfScope}/zones/{id}`), drawBox: 'bbox' };
 }
 
 /** Zone info: the zone, its parents, children and neighbours, each linking to its page (in the page: a few dozen outlines). */
@@ -51,7 +57,7 @@ export function zoneDataMap(data: ZoneData, selfHref: string, zoneHrefTemplate: 
     idProperty: 'zone_id',
     hrefTemplate: zoneHrefTemplate,
     // Deeper than the service allows (limits.maxSubZones) is refused with a message the map shows.
-    choropleth: { fields, depths: Array.from({ length: Math.max(deepest, 6) + 1 }, (_, i) => i), depth: deepest, datetime: datetime ?? '' },
+    choropleth: { ramp: CHOROPLETH_RAMP, opacity: CHOROPLETH_OPACITY, fields, depths: Array.from({ length: Math.max(deepest, 6) + 1 }, (_, i) => i), depth: deepest, datetime: datetime ?? '' },
   };
 }
 

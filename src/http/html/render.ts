@@ -44,10 +44,15 @@ export interface MapConfig {
   idProperty?: string;
   /** A feature's page: `{id}` is replaced with its id (a feature's `href` property wins). */
   hrefTemplate?: string;
+  /** The colour of features without a `role` property: one of map.js's ROLE_COLOURS (zone, feature...). */
+  role?: string;
   /** The name of the form field a drawn box fills. */
   drawBox?: string;
   choropleth?: {
     fields: { name: string; title?: string; unit?: string; minimum?: number; maximum?: number }[];
+    /** Colours from low to high, and the opacity of a zone with a value. */
+    ramp: string[];
+    opacity: number;
     /** A JSON Schema of the collection whose numeric properties are the fields (fetched by the map). */
     schemaUrl?: string;
     /** TileJSON of vector tiles (layer `sourceLayer`, default `zones`); else GeoJSON from `dataUrl`. */

@@ -59,7 +59,7 @@ export async function zoneListHtml(links: Links, scope: Scope, page: ZoneListPag
     next: linkList.find((l) => l.rel === 'next' && l.type === 'text/html'),
     prev: linkList.find((l) => l.rel === 'prev' && l.type === 'text/html'),
     map,
-    mapConfig: zoneListMap(links, gpath, linkList, parent ? undefined : box),
+    mapConfig: zoneListMap(links, gpath, linkList),
     mapped: shown.length,
     form: {
       action: links.href(`${gpath}/zones`),

@@ -4,7 +4,6 @@
 // The tests of test/clients/maps-chromium.test.ts read `data-map-state` and `window.__map`.
 import * as maplibregl from './maplibre-gl.mjs';
 
-const RAMP = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
 const NO_VALUE = '#9aa5b1';
 const ROLE_COLOURS = { zone: '#0b6bcb', parent: '#8aa0b6', neighbour: '#f2f5f8', child: '#5ec962', feature: '#d9480f' };
 
@@ -31,6 +30,14 @@ function start(cfg, frame) {
   }
   window.__map = map;
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }));
+  // A source that cannot be read (tiles or GeoJSON refused) is said once, under the map's controls.
+  let told = false;
+  map.on('error', (e) => {
+    console.warn('map:', e.error);
+    if (told) return;
+    told = true;
+    panel.append(el('div', { class: 'map-error' }, `Map data could not be loaded: ${e.error?.message ?? 'error'}`));
+  });
   map.on('load', async () => {
     if (fallback) fallback.style.display = 'none';
     frame.querySelector('.caption')?.setAttribute('hidden', '');
@@ -50,7 +57,8 @@ async function addContent(map, cfg, panel) {
   if (cfg.choropleth) return choropleth(map, cfg, panel);
   const data = cfg.data ?? (await fetchJson(cfg.dataUrl));
   map.addSource('content', { type: 'geojson', data });
-  const colour = ['match', ['get', 'role'], ...Object.entries(ROLE_COLOURS).flat(), ROLE_COLOURS.feature];
+  // A feature's colour by its `role` (zone info), else the page's (`cfg.role`).
+  const colour = ['match', ['get', 'role'], ...Object.entries(ROLE_COLOURS).flat(), ROLE_COLOURS[cfg.role] ?? ROLE_COLOURS.feature];
   const polygons = ['==', ['geometry-type'], 'Polygon'];
   map.addLayer({ id: 'fill', type: 'fill', source: 'content', filter: polygons, paint: { 'fill-color': colour, 'fill-opacity': 0.45 } });
   map.addLayer({ id: 'outline', type: 'line', source: 'content', filter: ['!=', ['geometry-type'], 'Point'], paint: { 'line-color': '#0b4f94', 'line-width': 1 } });
@@ -99,13 +107,13 @@ async function choropleth(map, cfg, panel) {
     let max = meta.maximum ?? Math.max(...seen);
     if (!Number.isFinite(min) || !Number.isFinite(max)) [min, max] = [0, 0];
     const span = max > min ? max - min : 1;
-    const stops = RAMP.flatMap((colour, i) => [min + (span * i) / (RAMP.length - 1), colour]);
+    const stops = c.ramp.flatMap((colour, i) => [min + (span * i) / (c.ramp.length - 1), colour]);
     const value = ['get', state.field];
     const missing = ['!=', ['typeof', value], 'number'];
     map.setPaintProperty('fill', 'fill-color', ['case', missing, NO_VALUE, ['interpolate', ['linear'], value, ...stops]]);
-    map.setPaintProperty('fill', 'fill-opacity', ['case', missing, 0.3, 0.85]);
+    map.setPaintProperty('fill', 'fill-opacity', ['case', missing, 0.3, c.opacity]);
     legend.replaceChildren(
-      el('div', { class: 'map-ramp', style: `background:linear-gradient(to right, ${RAMP.join(', ')})` }),
+      el('div', { class: 'map-ramp', style: `background:linear-gradient(to right, ${c.ramp.join(', ')})` }),
       el('div', { class: 'map-ramp-ends mono' }, el('span', {}, fmt(min)), el('span', {}, fmt(max))),
       el('div', { class: 'caption' }, `${meta.title ?? state.field}${meta.unit ? ` (${meta.unit})` : ''}; grey: no value`),
     );
@@ -214,7 +222,10 @@ function fit(map, data) {
   const east = lons.map((x) => (x < 0 ? x + 360 : x));
   const [w1, e1, w2, e2] = [Math.min(...lons), Math.max(...lons), Math.min(...east), Math.max(...east)];
   const [w, e] = e2 - w2 < e1 - w1 ? [w2, e2] : [w1, e1];
-  map.fitBounds([[w, Math.min(...lats)], [e, Math.max(...lats)]], { padding: 20, maxZoom: 12, animate: false });
+  const [s, n] = [Math.min(...lats), Math.max(...lats)];
+  // One point: some surroundings rather than the deepest zoom.
+  if (e - w < 1e-9 && n - s < 1e-9) return map.jumpTo({ center: [w, s], zoom: 8 });
+  map.fitBounds([[w, s], [e, n]], { padding: 20, maxZoom: 12, animate: false });
 }
 
 /** [w, s, e, n] to MapLibre bounds; west > east crosses the antimeridian. */

@@ -1,0 +1,206 @@
+/**
+ * The HTML pages' interactive maps in headless Chromium with software WebGL: the collection page
+ * (its vector tiles), a zone-data page and a zone list are loaded until the map is idle, then the
+ * map's rectangle is screenshot and read pixel by pixel: the offline basemap's land and ocean
+ * colours show, the zones are drawn (in several colours of the ramp where values colour them),
+ * and hovering a zone shows its id and the value zone data gives for it. Screenshots are kept in
+ * test-output/screenshots/ (CI artefacts).
+ */
+import { expect } from 'chai';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PNG } from 'pngjs';
+import { REPO_ROOT, startTestServer, type TestServer } from '../support/test-server.js';
+import { Chromium } from './chromium.js';
+import { BASEMAP_COLOURS } from '../../src/http/html/basemap.js';
+import { CHOROPLETH_OPACITY, CHOROPLETH_RAMP } from '../../src/http/html/page-maps.js';
+
+const SHOTS = path.join(REPO_ROOT, 'test-output/screenshots');
+
+// The page-side functions run inside Chromium; the project compiles without the DOM library.
+type Rect = { x: number; y: number; width: number; height: number };
+declare const document: { querySelector(s: string): { dataset: Record<string, string>; textContent: string | null; scrollIntoView(o?: object): void; getBoundingClientRect(): { left: number; top: number; width: number; height: number } } | null };
+declare const window: { __mapIdle?: boolean; __map?: PageMap; scrollX: number; scrollY: number };
+declare function requestAnimationFrame(f: () => void): void;
+interface PageMap {
+  querySourceFeatures(source: string, options?: object): { properties: Record<string, unknown>; geometry: { type: string; coordinates: number[][][] | number[][][][] } }[];
+  queryRenderedFeatures(options?: object): { properties: Record<string, unknown>; geometry: { type: string; coordinates: number[][][] | number[][][][] } }[];
+  project(lngLat: [number, number]): { x: number; y: number };
+  getContainer(): { getBoundingClientRect(): { left: number; top: number; width: number; height: number } };
+}
+
+type Rgb = [number, number, number];
+const hex = (h: string): Rgb => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)) as Rgb;
+const near = (a: Rgb, b: Rgb, tolerance = 6) => a.every((v, i) => Math.abs(v - b[i]!) <= tolerance);
+
+/** Pixels of a PNG: how many are near each given colour, and the other colours (quantised to 16 levels) with their counts. */
+function pixels(png: Buffer, named: Record<string, Rgb>) {
+  const image = PNG.sync.read(png);
+  const counts: Record<string, number> = Object.fromEntries(Object.keys(named).map((k) => [k, 0]));
+  const others = new Map<string, number>();
+  for (let i = 0; i < image.data.length; i += 4) {
+    const c: Rgb = [image.data[i]!, image.data[i + 1]!, image.data[i + 2]!];
+    const name = Object.keys(named).find((k) => near(c, named[k]!));
+    if (name) counts[name]!++;
+    else {
+      const key = c.map((v) => v >> 4).join(',');
+      others.set(key, (others.get(key) ?? 0) + 1);
+    }
+  }
+  return { total: image.width * image.height, counts, others };
+}
+
+/**
+ * The colours a zone with a value can take: the ramp (interpolated between its stops, in tenths)
+ * at its opacity over land or ocean, with the tenth of the ramp each stands for.
+ */
+function rampColours(): { colour: Rgb; tenth: number }[] {
+  const stops = CHOROPLETH_RAMP.map(hex);
+  const out: { colour: Rgb; tenth: number }[] = [];
+  for (let k = 0; k <= 100; k++) {
+    const t = (k / 100) * (stops.length - 1);
+    const i = Math.min(Math.floor(t), stops.length - 2);
+    const c = stops[i]!.map((v, j) => v + (stops[i + 1]![j]! - v) * (t - i)) as Rgb;
+    for (const under of [BASEMAP_COLOURS.land, BASEMAP_COLOURS.ocean].map(hex)) {
+      out.push({ colour: c.map((v, j) => Math.round(v * CHOROPLETH_OPACITY + under[j]! * (1 - CHOROPLETH_OPACITY))) as Rgb, tenth: Math.min(9, Math.floor(k / 10)) });
+    }
+  }
+  return out;
+}
+
+/** Pixels of the ramp's colours, counted by the tenth of the ramp they show. */
+function rampTenths(png: Buffer): number[] {
+  const image = PNG.sync.read(png);
+  const ramp = rampColours();
+  const tenths = new Array<number>(10).fill(0);
+  for (let i = 0; i < image.data.length; i += 4) {
+    const c: Rgb = [image.data[i]!, image.data[i + 1]!, image.data[i + 2]!];
+    const hit = ramp.find((r) => near(c, r.colour, 4));
+    if (hit) tenths[hit.tenth]!++;
+  }
+  return tenths;
+}
+
+const fmt = (v: number) => v.toLocaleString('en-US', { maximumSignificantDigits: 7, useGrouping: false });
+
+describe('Interactive maps of the HTML pages in headless Chromium (WebGL)', function () {
+  this.timeout(600_000);
+  let s: TestServer;
+  let browser: Chromium;
+
+  before(async () => {
+    s = await startTestServer();
+    browser = await Chromium.launch(1280, 900, { webgl: true });
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  const grid = () => s.app.container.get<{ defaultGrid: { id: string; zoneFromPoint(lon: number, lat: number, level: number): string } }>(Symbol.for('GridRegistry')).defaultGrid;
+  const raster = () => s.config.collections.find((c) => c.backing.kind === 'raster-url')!;
+
+  /** Loads a page, waits for its map to be idle (or to fail), and screenshots the map's rectangle. */
+  async function openMap(name: string, p: string): Promise<Buffer> {
+    await browser.open(`${s.base}${p}`);
+    const state = await browser.evaluate(async () => {
+      const frame = document.querySelector('[data-map-frame]');
+      // Bounded wait: the page's tiles and GeoJSON come from the local server.
+      for (let i = 0; i < 600 && frame && !window.__mapIdle && frame.dataset.mapState !== 'failed'; i++) await new Promise((r) => setTimeout(r, 100));
+      return { state: frame?.dataset.mapState, error: document.querySelector('.map-error')?.textContent ?? null };
+    });
+    expect(state, name).to.deep.equal({ state: 'idle', error: null });
+    const rect = await browser.evaluate(async (): Promise<Rect> => {
+      document.querySelector('.map-canvas')!.scrollIntoView({ block: 'center' });
+      // Idle means rendered; two frames later the canvas is composited into what a screenshot takes.
+      await new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const e = document.querySelector('.map-canvas')!.getBoundingClientRect();
+      return { x: e.left + window.scrollX, y: e.top + window.scrollY, width: e.width, height: e.height };
+    });
+    const png = await browser.screenshot(rect);
+    writeFileSync(path.join(SHOTS, `${name}.png`), png);
+    // The SVG fallback is hidden once the map is there.
+    expect(await browser.evaluate(() => (document.querySelector('[data-map-frame] svg.map') as unknown as { style: { display: string } } | null)?.style.display), name).to.equal('none');
+    return png;
+  }
+
+  /** Moves the mouse over a zone of the map with an elevation (the raster collection's field) and returns the zone's id and the tooltip's text. */
+  async function hoverZone(idProperty: string): Promise<{ zoneId: string; tip: string }> {
+    const target = await browser.evaluate(() => {
+      const map = window.__map!;
+      const box = map.getContainer().getBoundingClientRect();
+      // A zone with a value whose centre lies well inside the map (and so over its own polygon).
+      for (const f of map.queryRenderedFeatures({ layers: ['fill'] })) {
+        const ring = (f.geometry.type === 'Polygon' ? f.geometry.coordinates[0] : f.geometry.coordinates[0]![0]) as number[][];
+        const lon = ring.slice(1).reduce((a, c) => a + c[0]!, 0) / (ring.length - 1);
+        const lat = ring.slice(1).reduce((a, c) => a + c[1]!, 0) / (ring.length - 1);
+        const pt = map.project([lon, lat]);
+        if (pt.x > 60 && pt.y > 60 && pt.x < box.width - 60 && pt.y < box.height - 60 && typeof f.properties.elevation === 'number') {
+          return { x: box.left + pt.x, y: box.top + pt.y, properties: f.properties };
+        }
+      }
+      return null;
+    });
+    expect(target, 'a zone with a value inside the map').to.not.equal(null);
+    await browser.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: target!.x, y: target!.y });
+    const tip = await browser.evaluate(async () => {
+      for (let i = 0; i < 50 && !document.querySelector('.map-tip'); i++) await new Promise((r) => setTimeout(r, 100));
+      return document.querySelector('.map-tip')?.textContent ?? '';
+    });
+    return { zoneId: String(target!.properties[idProperty]), tip };
+  }
+
+  it('zone data: a choropleth of the sub-zones over the basemap, the hovered zone showing its value', async () => {
+    const zone = grid().zoneFromPoint(10, 46, 3);
+    const dataPath = `/collections/${raster().id}/dggs/${grid().id}/zones/${zone}/data`;
+    const png = await openMap('zone-data', `${dataPath}?zone-depth=3&f=html`);
+    const { total, counts } = pixels(png, { ocean: hex(BASEMAP_COLOURS.ocean), land: hex(BASEMAP_COLOURS.land) });
+    expect(counts.land, 'land').to.be.greaterThan(total * 0.005);
+    expect(counts.ocean, 'ocean').to.be.greaterThan(total * 0.001);
+    // Zones in the ramp's colours, low and high values alike: most tenths of the ramp show.
+    const tenths = rampTenths(png);
+    expect(tenths.filter((n) => n >= 50).length, `pixels by tenth of the ramp: ${tenths}`).to.be.at.least(5);
+
+    const { zoneId, tip } = await hoverZone('zone_id');
+    const answer = (await (await s.get(`${dataPath}?zone-depth=3&f=json`)).json()) as { zones: { zoneIds: string[] }[]; values: { elevation: { data: (number | null)[] }[] } };
+    const value = answer.values.elevation[0]!.data[answer.zones[0]!.zoneIds.indexOf(zoneId)];
+    expect(value, `zone data's value of ${zoneId}`).to.be.a('number');
+    expect(tip).to.contain(zoneId).and.to.contain(fmt(value!));
+  });
+
+  it('zone list: every zone of the page drawn over the basemap', async () => {
+    const png = await openMap('zone-list', `/collections/${raster().id}/dggs/${grid().id}/zones?bbox=5,44,16,48&zone-level=5&f=html`);
+    const { total, counts, others } = pixels(png, { ocean: hex(BASEMAP_COLOURS.ocean), land: hex(BASEMAP_COLOURS.land) });
+    // The zones are translucent blue: over land they are much bluer than anything of the basemap.
+    let zonePixels = 0;
+    for (const [key, n] of others) {
+      const [r, , b] = key.split(',').map(Number) as Rgb;
+      if (b - r >= 3) zonePixels += n;
+    }
+    expect(zonePixels, 'zone pixels').to.be.greaterThan(total * 0.2);
+    expect(counts.land + counts.ocean, 'basemap around the zones').to.be.greaterThan(0);
+    // All the page's zones are on the map, as many as the page lists.
+    const listed = ((await (await s.get(`/collections/${raster().id}/dggs/${grid().id}/zones?bbox=5,44,16,48&zone-level=5&f=json`)).json()) as { zones: string[] }).zones;
+    const drawn = await browser.evaluate(() => [...new Set(window.__map!.querySourceFeatures('content').map((f) => f.properties.zoneID))].length);
+    expect(drawn).to.equal(listed.length);
+  });
+
+  it('collection page: the data through its vector tiles, a legend, and hover values', async () => {
+    const c = raster();
+    const png = await openMap('collection', `/collections/${c.id}?f=html`);
+    const { total, counts } = pixels(png, { ocean: hex(BASEMAP_COLOURS.ocean), land: hex(BASEMAP_COLOURS.land) });
+    expect(counts.land, 'land').to.be.greaterThan(total * 0.005);
+    const tenths = rampTenths(png);
+    expect(tenths.filter((n) => n >= 50).length, `pixels by tenth of the ramp: ${tenths}`).to.be.at.least(5);
+    const legend = await browser.evaluate(() => document.querySelector('.map-legend')?.textContent ?? '');
+    expect(legend).to.match(/-?\d.*-?\d/);
+
+    const { zoneId, tip } = await hoverZone('zoneId');
+    // A tile's zone carries the zone's own value: zone data at depth 0.
+    const answer = (await (await s.get(`/collections/${c.id}/dggs/${grid().id}/zones/${zoneId}/data?zone-depth=0&f=json`)).json()) as { values: { elevation: { data: (number | null)[] }[] } };
+    const value = answer.values.elevation[0]!.data[0];
+    expect(value, `zone data's value of ${zoneId}`).to.be.a('number');
+    expect(tip).to.contain(zoneId).and.to.contain(fmt(value!));
+  });
+});
