@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fresh from 'fresh';
 import { z } from '../schemas/zod.js';
 import { defineRoute, json, type AnyRoute, type Reply } from '../route.js';
 import { NotFoundError } from '../../ports/errors.js';
@@ -18,9 +19,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /**
  * The static files of the HTML pages' maps (MapLibre GL JS, the pages' map module, the offline
  * basemap), the basemap style and the favicon. Not OGC resources: kept out of the API document,
- * as the API viewer's files are. Their entity tags come from the route kit (the service's
- * revision and the URL); the files are under a path with the assets' version, so they are
- * `immutable` and a new release gets new URLs.
+ * as the API viewer's files are. The files are under a path with the assets' version, so they
+ * are `immutable` and a new release gets new URLs.
  */
 export function assetRoutes(options: AssetRouteOptions = {}): RouteModule {
   const file = defineRoute({
@@ -32,13 +32,17 @@ export function assetRoutes(options: AssetRouteOptions = {}): RouteModule {
     internal: true,
     params: z.object({ version: z.string(), asset: z.string() }),
     responses: {},
-    validators: 'request',
-    handler: async ({ params }) => {
+    // No route-kit validators: its 304 would carry the grid answers' Cache-Control, and a
+    // revalidated copy of an immutable file must stay immutable. The tag is the version and name.
+    handler: async ({ params, req }) => {
       const asset = MAP_ASSETS[params.asset];
       // An old version's files are gone: a stale page's cached copy serves it, or it reloads.
       if (!asset || params.version !== ASSETS_VERSION) throw new NotFoundError('Not found', `No asset ${params.asset} of version ${params.version}; the current one is ${ASSETS_VERSION}.`);
+      const headers = { 'Cache-Control': IMMUTABLE, ETag: `"${ASSETS_VERSION}-${params.asset}"` };
+      // Weak comparison (fresh's), as compression makes the tag sent weak.
+      if (fresh({ 'if-none-match': req.headers['if-none-match'] }, { etag: headers.ETag })) return { status: 304, contentType: asset.type, body: '', headers };
       const body = asset.file ? readKept(asset.file) : basemapGeoJson();
-      return { contentType: asset.type, body, headers: { 'Cache-Control': IMMUTABLE } };
+      return { contentType: asset.type, body, headers };
     },
   });
 
