@@ -35,13 +35,14 @@ export class Chromium {
   private readonly listeners: { method: string; resolve: () => void }[] = [];
 
   /**
-   * `webgl`: WebGL on the CPU (SwiftShader through ANGLE), for the pages' MapLibre maps; without
-   * it the GPU is off and the maps stay their SVG fallback. The network flags keep Chromium from
+   * `webgl`: WebGL on the CPU (SwiftShader through ANGLE), for the pages' MapLibre maps. The network flags keep Chromium from
    * calling home (a closed network refuses it, many connections at a time).
    */
   static async launch(width = 1280, height = 900, options: { webgl?: boolean } = {}): Promise<Chromium> {
     const dir = mkdtempSync(path.join(tmpdir(), 'dggs-chromium-'));
-    const gl = options.webgl ? ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] : ['--disable-gpu'];
+    // Without `webgl`, no WebGL at all (not even a software fallback): the pages keep their SVG
+    // maps, and no map renders on the CPU behind the page being measured.
+    const gl = options.webgl ? ['--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] : ['--disable-gpu', '--disable-webgl', '--disable-3d-apis'];
     const quiet = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
     const proc = spawn('chromium', ['--headless', '--no-sandbox', ...gl, ...quiet, '--hide-scrollbars', '--remote-debugging-port=0', `--user-data-dir=${dir}`, `--window-size=${width},${height}`, 'about:blank'], { stdio: 'ignore' });
     const failed = new Promise<never>((_, reject) => proc.once('error', (e) => reject(new Error(`chromium did not start: ${e.message}`))));

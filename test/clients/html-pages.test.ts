@@ -10,6 +10,8 @@ interface PageFacts {
   h1: string;
   icon: string | null;
   maps: { shapes: number; width: number; height: number }[];
+  /** The interactive map's state (map.js): this browser has no WebGL, so `failed` and the SVG stays. */
+  mapState: string | null;
   nav: DOMRectJSON | null;
   trail: DOMRectJSON | null;
   formats: DOMRectJSON | null;
@@ -57,6 +59,7 @@ function facts(): PageFacts {
       width: s.getBoundingClientRect().width,
       height: s.getBoundingClientRect().height,
     })),
+    mapState: document.querySelector('[data-map-frame]')?.getAttribute('data-map-state') ?? null,
     nav: rect(nav),
     trail: rect(nav?.querySelector('.trail')),
     formats: rect(nav?.querySelector('.formats')),
@@ -172,6 +175,7 @@ describe('HTML pages in headless Chromium', function () {
         expect(f.title, where).to.match(/· dggs-api$/);
         expect(f.icon, where).to.match(/^data:image\/svg\+xml,/);
         expect(f.h1, where).to.not.equal('');
+        if (f.mapState !== null) expect(f.mapState, `${where}: map without WebGL`).to.equal('failed');
         try {
           check(f);
         } catch (err) {
