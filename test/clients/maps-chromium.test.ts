@@ -20,6 +20,7 @@ const SHOTS = path.join(REPO_ROOT, 'test-output/screenshots');
 // The page-side functions run inside Chromium; the project compiles without the DOM library.
 type Rect = { x: number; y: number; width: number; height: number };
 declare const document: { querySelector(s: string): { dataset: Record<string, string>; textContent: string | null; scrollIntoView(o?: object): void; getBoundingClientRect(): { left: number; top: number; width: number; height: number } } | null };
+declare const location: { href: string };
 declare const window: { __mapIdle?: boolean; __map?: PageMap; scrollX: number; scrollY: number };
 declare function requestAnimationFrame(f: () => void): void;
 interface PageMap {
@@ -126,7 +127,7 @@ describe('Interactive maps of the HTML pages in headless Chromium (WebGL)', func
   }
 
   /** Moves the mouse over a zone of the map with an elevation (the raster collection's field) and returns the zone's id and the tooltip's text. */
-  async function hoverZone(idProperty: string): Promise<{ zoneId: string; tip: string }> {
+  async function hoverZone(idProperty: string): Promise<{ zoneId: string; tip: string; at: { x: number; y: number } }> {
     const target = await browser.evaluate(() => {
       const map = window.__map!;
       const box = map.getContainer().getBoundingClientRect();
@@ -148,7 +149,23 @@ describe('Interactive maps of the HTML pages in headless Chromium (WebGL)', func
       for (let i = 0; i < 50 && !document.querySelector('.map-tip'); i++) await new Promise((r) => setTimeout(r, 100));
       return document.querySelector('.map-tip')?.textContent ?? '';
     });
-    return { zoneId: String(target!.properties[idProperty]), tip };
+    return { zoneId: String(target!.properties[idProperty]), tip, at: { x: target!.x, y: target!.y } };
+  }
+
+  const mouse = (type: string, at: { x: number; y: number }) => browser.send('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, button: 'left', buttons: type === 'mouseReleased' ? 0 : 1, clickCount: 1 });
+  async function click(at: { x: number; y: number }): Promise<void> {
+    await mouse('mousePressed', at);
+    await mouse('mouseReleased', at);
+  }
+
+  /** The page's URL once `ready` holds for it (a navigation is under way). */
+  async function pageUrl(ready: (url: string) => boolean): Promise<string> {
+    let url = '';
+    for (let i = 0; i < 100 && !(url && ready(url)); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      url = await browser.evaluate(() => location.href).catch(() => '');
+    }
+    return url;
   }
 
   it('zone data: a choropleth of the sub-zones over the basemap, the hovered zone showing its value', async () => {
@@ -162,11 +179,15 @@ describe('Interactive maps of the HTML pages in headless Chromium (WebGL)', func
     const tenths = rampTenths(png);
     expect(tenths.filter((n) => n >= 50).length, `pixels by tenth of the ramp: ${tenths}`).to.be.at.least(5);
 
-    const { zoneId, tip } = await hoverZone('zone_id');
+    const { zoneId, tip, at: hovered } = await hoverZone('zone_id');
     const answer = (await (await s.get(`${dataPath}?zone-depth=3&f=json`)).json()) as { zones: { zoneIds: string[] }[]; values: { elevation: { data: (number | null)[] }[] } };
     const value = answer.values.elevation[0]!.data[answer.zones[0]!.zoneIds.indexOf(zoneId)];
     expect(value, `zone data's value of ${zoneId}`).to.be.a('number');
     expect(tip).to.contain(zoneId).and.to.contain(fmt(value!));
+
+    // A click goes to the sub-zone's page.
+    await click(hovered);
+    expect(await pageUrl((u) => !u.includes('/data'))).to.equal(`${s.base}/collections/${raster().id}/dggs/${grid().id}/zones/${zoneId}?f=html`);
   });
 
   it('zone list: every zone of the page drawn over the basemap', async () => {
@@ -184,6 +205,23 @@ describe('Interactive maps of the HTML pages in headless Chromium (WebGL)', func
     const listed = ((await (await s.get(`/collections/${raster().id}/dggs/${grid().id}/zones?bbox=5,44,16,48&zone-level=5&f=json`)).json()) as { zones: string[] }).zones;
     const drawn = await browser.evaluate(() => [...new Set(window.__map!.querySourceFeatures('content').map((f) => f.properties.zoneID))].length);
     expect(drawn).to.equal(listed.length);
+
+    // "Draw box", then a drag from 7°E 45°N to 12°E 47°N fills the form's bbox.
+    const [from, to] = await browser.evaluate(() => {
+      const map = window.__map!;
+      const box = map.getContainer().getBoundingClientRect();
+      (document.querySelector('.map-panel button') as unknown as { click(): void }).click();
+      return ([[7, 45], [12, 47]] as [number, number][]).map((p) => {
+        const pt = map.project(p);
+        return { x: box.left + pt.x, y: box.top + pt.y };
+      });
+    });
+    await mouse('mousePressed', from!);
+    for (let k = 1; k <= 5; k++) await mouse('mouseMoved', { x: from!.x + ((to!.x - from!.x) * k) / 5, y: from!.y + ((to!.y - from!.y) * k) / 5 });
+    await mouse('mouseReleased', to!);
+    const bbox = (await browser.evaluate(() => (document.querySelector('input[name="bbox"]') as unknown as { value: string }).value)).split(',').map(Number);
+    expect(bbox).to.have.length(4);
+    [7, 45, 12, 47].forEach((v, i) => expect(bbox[i], `bbox ${bbox}`).to.be.closeTo(v, 0.05));
   });
 
   it('collection page: the data through its vector tiles, a legend, and hover values', async () => {
