@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { feature, mesh } from 'topojson-client';
+import { runStepped } from '../../ports/event-loop-turns.js';
+import type { Stepped } from '../../domain/dggrs/dggrs.js';
 
 const require = createRequire(import.meta.url);
 
@@ -12,32 +14,45 @@ export const WORLD_ATLAS_VERSION: string = (require('world-atlas/package.json') 
 
 /** Coordinates are kept to 1e-4° (about 10 m), far finer than 1:50m: the file is a third smaller. */
 const round = (v: number) => Math.round(v * 1e4) / 1e4;
+/** Polygons or lines written between two turns of the event loop. */
+const PARTS_PER_STEP = 100;
 
 /**
  * The offline world outline: land (one MultiPolygon) and the borders between countries (one
- * MultiLineString), from Natural Earth 1:50m through world-atlas, as a GeoJSON FeatureCollection
- * text. About 90 ms and 1.5 MB: made on first use and kept.
+ * MultiLineString), from Natural Earth 1:50m through world-atlas, as GeoJSON FeatureCollection
+ * text. About 1.5 MB and 100-200 ms of CPU in all: made in steps (runStepped) on first use, and kept.
  */
-let kept: string | undefined;
-export function basemapGeoJson(): string {
-  if (kept !== undefined) return kept;
+let kept: Promise<string> | undefined;
+export function basemapGeoJson(): Promise<string> {
+  kept ??= runStepped(basemapSteps());
+  return kept;
+}
+
+function* basemapSteps(): Stepped<string> {
   const read = (name: string) => JSON.parse(readFileSync(require.resolve(`world-atlas/${name}`), 'utf8'));
   const land = read('land-50m.json');
-  const countries = read('countries-50m.json');
+  yield;
   // world-atlas's land is one GeometryCollection: a FeatureCollection of one feature.
   const landFeature = feature(land, land.objects.land) as GeoJSON.FeatureCollection | GeoJSON.Feature;
-  const landGeometry = landFeature.type === 'FeatureCollection' ? landFeature.features[0]!.geometry : landFeature.geometry;
+  const landGeometry = (landFeature.type === 'FeatureCollection' ? landFeature.features[0]!.geometry : landFeature.geometry) as GeoJSON.MultiPolygon;
+  yield;
+  const countries = read('countries-50m.json');
+  yield;
   // Only the arcs shared by two countries: coastlines come from the land fill.
   const borders = mesh(countries, countries.objects.countries, (a, b) => a !== b);
-  const collection = {
-    type: 'FeatureCollection',
-    features: [
-      { type: 'Feature', properties: { kind: 'land' }, geometry: landGeometry },
-      { type: 'Feature', properties: { kind: 'border' }, geometry: borders },
-    ],
-  };
-  kept = JSON.stringify(collection, (_k, v: unknown) => (typeof v === 'number' ? round(v) : v));
-  return kept;
+  yield;
+  const polygons: string[] = [];
+  for (const polygon of landGeometry.coordinates) {
+    polygons.push(JSON.stringify(polygon.map((ring) => ring.map(([x, y]) => [round(x!), round(y!)]))));
+    if (polygons.length % PARTS_PER_STEP === 0) yield;
+  }
+  const lines: string[] = [];
+  for (const line of borders.coordinates) {
+    lines.push(JSON.stringify(line.map(([x, y]) => [round(x!), round(y!)])));
+    if (lines.length % PARTS_PER_STEP === 0) yield;
+  }
+  const featureText = (kind: string, type: string, parts: string[]) => `{"type":"Feature","properties":{"kind":"${kind}"},"geometry":{"type":"${type}","coordinates":[${parts.join(',')}]}}`;
+  return `{"type":"FeatureCollection","features":[${featureText('land', 'MultiPolygon', polygons)},${featureText('border', 'MultiLineString', lines)}]}`;
 }
 
 /** The default MapLibre style: ocean background, land fill, thin country borders, all from `basemapUrl`. */

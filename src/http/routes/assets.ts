@@ -41,7 +41,7 @@ export function assetRoutes(options: AssetRouteOptions = {}): RouteModule {
       const headers = { 'Cache-Control': IMMUTABLE, ETag: `"${ASSETS_VERSION}-${params.asset}"` };
       // Weak comparison (fresh's), as compression makes the tag sent weak.
       if (fresh({ 'if-none-match': req.headers['if-none-match'] }, { etag: headers.ETag })) return { status: 304, contentType: asset.type, body: '', headers };
-      const body = asset.file ? readKept(asset.file) : basemapGeoJson();
+      const body = asset.file ? readKept(asset.file) : await basemapGeoJson();
       return { contentType: asset.type, body, headers };
     },
   });
