@@ -125,7 +125,7 @@ function itemsPage(result: ItemsResult, links: Links, pageLinkList: Link[], carr
     links: pageLinkList,
     columns: result.columns,
     rows: result.page.rows.map((r) => ({ index: r.index, href: links.href(`${path}/${r.index}`, { ...carry, f: 'html' }), values: htmlValues(r, result.dataset.geometryColumn) })),
-    mapConfig: itemsMap(links, path, pageLinkList, carry),
+    mapConfig: result.dataset.geometryColumn ? itemsMap(links, path, pageLinkList, carry) : undefined,
     map: geometriesMap(result.page.rows.map((r) => ({ geometry: toFeature(r, result.dataset.geometryColumn).geometry, title: `Item ${r.index}`, href: links.href(`${path}/${r.index}`, { ...carry, f: 'html' }) }))),
     numberMatched: result.page.numberMatched,
     offset,

@@ -72,7 +72,8 @@ function collectionRoute(service: CollectionsService, pageGrid: string | undefin
           kind: KIND_LABEL[c.backing.kind],
           source: sourceOf(c, links),
           map: extentMap(c),
-          mapConfig: pageGrid ? collectionMap(links, c, pageGrid) : undefined,
+          // Only where the SVG extent map is (the interactive map takes its place).
+          mapConfig: pageGrid && c.extent?.spatial?.bbox?.length ? collectionMap(links, c, pageGrid) : undefined,
           dggsHref: links.href(`/collections/${encodeURIComponent(c.id)}/dggs`, { f: 'html' }),
           itemsHref: c.backing.kind === 'parquet-lake' ? links.href(`/collections/${encodeURIComponent(c.id)}/items`, { f: 'html' }) : undefined,
         });
