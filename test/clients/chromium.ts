@@ -97,9 +97,12 @@ export class Chromium {
     return r.result.value;
   }
 
-  /** PNG of the whole page, or of `clip` (CSS pixels of the page). */
+  /**
+   * PNG of the whole page, or of `clip` (CSS pixels of the page, inside the viewport: capturing
+   * beyond it resizes the viewport for the capture, and a WebGL map redraws in the middle of it).
+   */
   async screenshot(clip?: { x: number; y: number; width: number; height: number }): Promise<Buffer> {
-    const r = await this.send<{ data: string }>('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, ...(clip ? { clip: { ...clip, scale: 1 } } : {}) });
+    const r = await this.send<{ data: string }>('Page.captureScreenshot', { format: 'png', ...(clip ? { clip: { ...clip, scale: 1 }, captureBeyondViewport: false } : { captureBeyondViewport: true }) });
     return Buffer.from(r.data, 'base64');
   }
 

@@ -25,6 +25,7 @@ export function collectionMap(links: Links, c: Collection, gridId: string): MapC
   const grid = `/collections/${encodeURIComponent(c.id)}/dggs/${encodeURIComponent(gridId)}`;
   return {
     ...(c.extent?.spatial?.bbox?.[0] ? { fit: c.extent.spatial.bbox[0] } : {}),
+    caption: `Zones of ${gridId} with a value, coloured by the field; hover a zone for its value, click it to open it.`,
     idProperty: 'zoneId',
     hrefTemplate: hrefTemplate(links, `${grid}/zones/{id}`),
     // The fields come from the schema (a lake's are its files' columns, read at run time).
@@ -37,7 +38,7 @@ export function zoneListMap(links: Links, gridPathOfScope: string, linkList: Lin
   const dataUrl = geoJsonAlternate(linkList);
   if (!dataUrl) return undefined;
   // Fitted to the zones drawn (they reach past the bbox asked).
-  return { dataUrl, role: 'zone', idProperty: 'zoneID', hrefTemplate: hrefTemplate(links, `${gridPathOfScope}/zones/{id}`), drawBox: 'bbox' };
+  return { dataUrl, caption: 'Every zone of this page; click one to open it.', role: 'zone', idProperty: 'zoneID', hrefTemplate: hrefTemplate(links, `${gridPathOfScope}/zones/{id}`), drawBox: 'bbox' };
 }
 
 /** Zone info: the zone, its parents, children and neighbours, each linking to its page (in the page: a few dozen outlines). */
@@ -45,7 +46,7 @@ export function zoneInfoMap(grid: Dggrs, zoneId: string, related: { parents: str
   const feature = (id: string, role: string) => ({ type: 'Feature', id, geometry: zoneGeometry(grid, id, true), properties: { zoneID: id, role, title: `${id} (${role})`, ...(role === 'zone' ? {} : { href: href(id) }) } });
   // Drawn in this order: parents under the rest, children over the zone.
   const features = [...related.parents.map((z) => feature(z, 'parent')), ...related.neighbours.map((z) => feature(z, 'neighbour')), feature(zoneId, 'zone'), ...related.children.map((z) => feature(z, 'child'))];
-  return { data: { type: 'FeatureCollection', features }, idProperty: 'zoneID' };
+  return { data: { type: 'FeatureCollection', features }, caption: 'This zone (blue), its parents (grey), neighbours (white) and children (green); click one to open it.', idProperty: 'zoneID' };
 }
 
 /** Zone data: the sub-zones coloured by a field, re-fetched as GeoJSON when the field, depth or datetime changes. */
@@ -54,6 +55,7 @@ export function zoneDataMap(data: ZoneData, selfHref: string, zoneHrefTemplate: 
   const fields = Object.entries(data.fields).map(([name, f]) => ({ name, ...(f.title ? { title: f.title } : {}), ...(f.svc_unit ? { unit: f.svc_unit } : {}) }));
   return {
     dataUrl: selfHref,
+    caption: 'Sub-zones coloured by the field (grey: no value); hover one for its value, click it to open it.',
     idProperty: 'zone_id',
     hrefTemplate: zoneHrefTemplate,
     // Deeper than the service allows (limits.maxSubZones) is refused with a message the map shows.
@@ -64,10 +66,10 @@ export function zoneDataMap(data: ZoneData, selfHref: string, zoneHrefTemplate: 
 /** Items: the page's rows from its GeoJSON alternate, each linking to its item page. */
 export function itemsMap(links: Links, itemsPath: string, linkList: Link[], carry: Record<string, unknown>): MapConfig | undefined {
   const dataUrl = geoJsonAlternate(linkList);
-  return dataUrl ? { dataUrl, hrefTemplate: hrefTemplate(links, `${itemsPath}/{id}`, carry) } : undefined;
+  return dataUrl ? { dataUrl, caption: 'The rows of this page; click one to open it (the geometry column is shown as WKT in the table).', hrefTemplate: hrefTemplate(links, `${itemsPath}/{id}`, carry) } : undefined;
 }
 
 /** One item: its geometry, in the page. */
 export function itemMap(geometry: object | null, title: string): MapConfig | undefined {
-  return geometry ? { data: { type: 'Feature', geometry, properties: { title } } } : undefined;
+  return geometry ? { data: { type: 'Feature', geometry, properties: { title } }, caption: 'The item\'s geometry.' } : undefined;
 }

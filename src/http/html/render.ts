@@ -44,6 +44,8 @@ export interface MapConfig {
   idProperty?: string;
   /** A feature's page: `{id}` is replaced with its id (a feature's `href` property wins). */
   hrefTemplate?: string;
+  /** What the map shows, under it (the SVG's caption describes the SVG). */
+  caption?: string;
   /** The colour of features without a `role` property: one of map.js's ROLE_COLOURS (zone, feature...). */
   role?: string;
   /** The name of the form field a drawn box fills. */

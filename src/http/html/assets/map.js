@@ -39,8 +39,11 @@ function start(cfg, frame) {
     panel.append(el('div', { class: 'map-error' }, `Map data could not be loaded: ${e.error?.message ?? 'error'}`));
   });
   map.on('load', async () => {
+    // The SVG, its caption and what else describes it only (data-map-fallback) give way to the map.
     if (fallback) fallback.style.display = 'none';
-    frame.querySelector('.caption')?.setAttribute('hidden', '');
+    frame.querySelector(':scope > .caption')?.setAttribute('hidden', '');
+    document.querySelectorAll('[data-map-fallback]').forEach((e) => e.setAttribute('hidden', ''));
+    if (cfg.caption) container.after(el('div', { class: 'caption' }, cfg.caption));
     try {
       await addContent(map, cfg, panel);
     } catch (err) {
@@ -60,7 +63,7 @@ async function addContent(map, cfg, panel) {
   // A feature's colour by its `role` (zone info), else the page's (`cfg.role`).
   const colour = ['match', ['get', 'role'], ...Object.entries(ROLE_COLOURS).flat(), ROLE_COLOURS[cfg.role] ?? ROLE_COLOURS.feature];
   const polygons = ['==', ['geometry-type'], 'Polygon'];
-  map.addLayer({ id: 'fill', type: 'fill', source: 'content', filter: polygons, paint: { 'fill-color': colour, 'fill-opacity': 0.45 } });
+  map.addLayer({ id: 'fill', type: 'fill', source: 'content', filter: polygons, paint: { 'fill-color': colour, 'fill-opacity': ['match', ['get', 'role'], 'child', 0.25, 'parent', 0.3, 0.45] } });
   map.addLayer({ id: 'outline', type: 'line', source: 'content', filter: ['!=', ['geometry-type'], 'Point'], paint: { 'line-color': '#0b4f94', 'line-width': 1 } });
   map.addLayer({ id: 'points', type: 'circle', source: 'content', filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-color': colour, 'circle-radius': 4, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1 } });
   if (!cfg.fit) fit(map, data);
