@@ -15,6 +15,8 @@ import { itemRoutes } from '../../http/routes/items.js';
 import { zoneDataRoutes } from '../../http/routes/zone-data.js';
 import { conceptRoutes } from '../../http/routes/concepts.js';
 import { orderRoutes } from '../../http/routes/orders.js';
+import { tileRoutes } from '../../http/routes/tiles.js';
+import { bindTiles } from './tiles.js';
 import { HttpCaching } from '../../http/caching.js';
 import { API_VERSION } from '../../http/openapi/document.js';
 import { serviceRevision } from '../service-revision.js';
@@ -38,14 +40,17 @@ export function bindHttp(c: Container, config: Config): void {
   );
   // The collections' served files, indexed once per collection on first use.
   c.bind(TOKENS.SourceFiles).toDynamicValue(() => new SourceFiles());
-  c.bind(TOKENS.CollectionRoutes).toDynamicValue((ctx) => collectionRoutes(ctx.get(TOKENS.CollectionsService), ctx.get(TOKENS.SourceFiles)));
+  c.bind(TOKENS.CollectionRoutes).toDynamicValue((ctx) => collectionRoutes(ctx.get(TOKENS.CollectionsService), ctx.get(TOKENS.SourceFiles), config.grids.default));
   c.bind(TOKENS.DggsRoutes).toDynamicValue((ctx) => dggsRoutes(ctx.get(TOKENS.ZonesService), ctx.get(TOKENS.ZoneInfoService), config.server.zoneInfoCacheBytes));
+  // The tiles' use case is bound here, beside its only client.
+  bindTiles(c, config);
+  c.bind(TOKENS.TileRoutes).toDynamicValue((ctx) => tileRoutes(ctx.get(TOKENS.TilesService)));
   c.bind(TOKENS.ItemRoutes).toDynamicValue((ctx) => itemRoutes(ctx.get(TOKENS.ItemsService)));
   c.bind(TOKENS.ZoneDataRoutes).toDynamicValue((ctx) => zoneDataRoutes(ctx.get(TOKENS.ZoneDataService), ctx.get(TOKENS.ZoneFeaturesService)));
   c.bind(TOKENS.ConceptRoutes).toDynamicValue((ctx) => conceptRoutes(ctx.get(TOKENS.ConceptStore), ready(ctx.get(TOKENS.DatastoreReadiness))));
   c.bind(TOKENS.OrderRoutes).toDynamicValue((ctx) => orderRoutes(ctx.get(TOKENS.OrdersService), ctx.get(TOKENS.BearerGuard)));
   // The order they are matched and documented in.
-  const families = [TOKENS.ServiceRoutes, TOKENS.CollectionRoutes, TOKENS.DggsRoutes, TOKENS.ItemRoutes, TOKENS.ZoneDataRoutes, TOKENS.ConceptRoutes, TOKENS.OrderRoutes, TOKENS.OperationsRoutes];
+  const families = [TOKENS.ServiceRoutes, TOKENS.CollectionRoutes, TOKENS.DggsRoutes, TOKENS.ItemRoutes, TOKENS.ZoneDataRoutes, TOKENS.TileRoutes, TOKENS.ConceptRoutes, TOKENS.OrderRoutes, TOKENS.OperationsRoutes];
   c.bind(TOKENS.RouteModules).toDynamicValue((ctx) => families.map((family) => ctx.get<RouteModule>(family)));
   c.bind(TOKENS.Conformance).toDynamicValue((ctx) => [...new Set(ctx.get<RouteModule[]>(TOKENS.RouteModules).flatMap((m) => m.conformance ?? []))].sort());
   // Before the server listens, so the configuration is hashed as written (see serviceRevision).

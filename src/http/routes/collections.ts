@@ -10,15 +10,16 @@ import { COLLECTION_FORMATS as FORMATS, collectionBody, extentMap, KIND_LABEL, s
 import { collectionSchemaRoute } from './collection-schema.js';
 import { collectionSourceFileRoute } from './collection-source-file.js';
 
-export function collectionRoutes(service: CollectionsService, sources: SourceFiles): RouteModule {
+/** `tilesGrid`: the grid whose vector tiles collections link to. */
+export function collectionRoutes(service: CollectionsService, sources: SourceFiles, tilesGrid?: string): RouteModule {
   return {
-    routes: [collectionListRoute(service), collectionRoute(service), collectionSchemaRoute(service, 'queryables'), collectionSchemaRoute(service, 'schema'), collectionSourceFileRoute(service, sources)],
+    routes: [collectionListRoute(service, tilesGrid), collectionRoute(service, tilesGrid), collectionSchemaRoute(service, 'queryables'), collectionSchemaRoute(service, 'schema'), collectionSourceFileRoute(service, sources)],
     conformance: [CONF.collections, CONF.collectionsJson, CONF.collectionsHtml, CONF.featuresQueryables],
   };
 }
 
 /** GET /collections: the collections served. */
-function collectionListRoute(service: CollectionsService): AnyRoute {
+function collectionListRoute(service: CollectionsService, tilesGrid?: string): AnyRoute {
   return defineRoute({
     method: 'get',
     path: '/collections',
@@ -30,7 +31,7 @@ function collectionListRoute(service: CollectionsService): AnyRoute {
     responses: responses({ description: 'The collections', schema: CollectionsResponse, formats: FORMATS }, [406]),
     validators: 'request',
     handler: async ({ links, format }) => {
-      const collections = service.list().map((c) => collectionBody(c, links, 'json'));
+      const collections = service.list().map((c) => collectionBody(c, links, 'json', tilesGrid));
       const selfLinks = links.selfAndAlternates('/collections', format, FORMATS, {}, 'Collections');
       if (format === 'html') {
         return renderHtml('collections', {
@@ -46,7 +47,7 @@ function collectionListRoute(service: CollectionsService): AnyRoute {
 }
 
 /** GET /collections/{collection_id}: one collection described. */
-function collectionRoute(service: CollectionsService): AnyRoute {
+function collectionRoute(service: CollectionsService, tilesGrid?: string): AnyRoute {
   return defineRoute({
     method: 'get',
     path: '/collections/{collection_id}',
@@ -60,7 +61,7 @@ function collectionRoute(service: CollectionsService): AnyRoute {
     validators: 'request',
     handler: async ({ params, links, format }) => {
       const c = service.get(params.collection_id);
-      const body = collectionBody(c, links, format);
+      const body = collectionBody(c, links, format, tilesGrid);
       if (format === 'html') {
         return renderHtml('collection', {
           title: c.title,

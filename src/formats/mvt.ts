@@ -1,0 +1,34 @@
+import { geoJSONToTile } from '@maplibre/geojson-vt';
+import { fromGeojsonVt } from '@maplibre/vt-pbf';
+import type { ZonePolygon } from '../domain/geometry/rfc7946.js';
+
+/** The one layer of a zone tile. */
+export const MVT_LAYER = 'zones';
+/** Tile coordinates per side, and the buffer kept around the tile (MapLibre's own defaults). */
+export const MVT_EXTENT = 4096;
+export const MVT_BUFFER = 64;
+
+export interface MvtZone {
+  zoneId: string;
+  geometry: ZonePolygon;
+  /** Attributes besides `zoneId`, each a number (absent where the value is null). */
+  values: Record<string, number>;
+}
+
+/**
+ * One Mapbox Vector Tile (spec 2.1) of zones: layer `zones`, one polygon feature per zone with the
+ * attributes `zoneId` (string) and its values (numbers). geojson-vt projects the RFC 7946
+ * polygons to Web Mercator, wraps them across the antimeridian, clamps latitudes to the matrix,
+ * clips them to the tile and its buffer and simplifies them for zoom z (one tile cut, no index);
+ * vt-pbf writes the protobuf. Undefined when nothing is left in the tile.
+ */
+export function encodeZoneTile(zones: readonly MvtZone[], z: number, x: number, y: number): Uint8Array | undefined {
+  if (zones.length === 0) return undefined;
+  const collection = {
+    type: 'FeatureCollection' as const,
+    features: zones.map((zone) => ({ type: 'Feature' as const, geometry: zone.geometry, properties: { zoneId: zone.zoneId, ...zone.values } })),
+  };
+  const tile = geoJSONToTile(collection, z, x, y, { maxZoom: z, extent: MVT_EXTENT, buffer: MVT_BUFFER, wrap: true, clip: true });
+  if (!tile || tile.features.length === 0) return undefined;
+  return fromGeojsonVt({ [MVT_LAYER]: tile }, { version: 2, extent: MVT_EXTENT });
+}
