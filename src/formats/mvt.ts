@@ -1,4 +1,4 @@
-import { geoJSONToTile } from '@maplibre/geojson-vt';
+import { geoJSONToTile, type GeoJSONVTFeature } from '@maplibre/geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import type { ZonePolygon } from '../domain/geometry/rfc7946.js';
 
@@ -29,6 +29,21 @@ export function encodeZoneTile(zones: readonly MvtZone[], z: number, x: number, 
     features: zones.map((zone) => ({ type: 'Feature' as const, geometry: zone.geometry, properties: { zoneId: zone.zoneId, ...zone.values } })),
   };
   const tile = geoJSONToTile(collection, z, x, y, { maxZoom: z, extent: MVT_EXTENT, buffer: MVT_BUFFER, wrap: true, clip: true });
-  if (!tile || tile.features.length === 0) return undefined;
+  if (!tile) return undefined;
+  tile.features = tile.features.flatMap((f: GeoJSONVTFeature): GeoJSONVTFeature[] => {
+    if (f.type !== 3) return [f];
+    // Zones beyond the matrix's 85.05° are clamped onto its edge: rings of no area, which MVT 2.1
+    // forbids (4.3.4.4) and GDAL reports as invalid.
+    const rings = f.geometry.filter((ring: [number, number][]) => ringArea(ring) !== 0);
+    return rings.length > 0 ? [{ ...f, geometry: rings }] : [];
+  });
+  if (tile.features.length === 0) return undefined;
   return fromGeojsonVt({ [MVT_LAYER]: tile }, { version: 2, extent: MVT_EXTENT });
+}
+
+/** Twice the signed area of a ring in tile coordinates. */
+function ringArea(ring: readonly (readonly [number, number])[]): number {
+  let a = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) a += ring[j]![0] * ring[i]![1] - ring[i]![0] * ring[j]![1];
+  return a;
 }

@@ -53,6 +53,12 @@ export interface TileZone {
 export interface TileContent {
   level: number;
   zones: TileZone[];
+  /**
+   * On a collection: the relative depth at which the zone data of the zones' ancestors was read.
+   * Raster values are sampled per depth, so a zone's value is the one zone data gives as a
+   * sub-zone of its ancestor at this depth (the same at any depth for rows).
+   */
+  dataDepth?: number;
 }
 
 /** A tileset of a grid or of a collection's data on a grid. */
@@ -73,6 +79,9 @@ const TILE_MARGIN = 80 / 4096;
 const READ_COST = 200;
 /** Zones whose centroid ancestor did not hold them are read one by one, up to this many a tile. */
 const MAX_STRAYS = 64;
+
+/** Zone-data reads of one tile in progress together (a lake read waits on DuckDB's threads, not the loop). */
+const READS_AT_ONCE = 4;
 
 const WORLD: BBox = [-180, -90, 180, 90];
 
@@ -147,13 +156,13 @@ export class TilesService {
     const outlines = await runStepped(outlinesOf(grid, zoneIds));
     signal?.throwIfAborted();
     if (!collection) return { level, zones: outlines.map((o) => ({ zoneId: o.zoneId, geometry: o.geometry, values: {} })) };
-    const values = await this.zoneValues(grid, collection, level, outlines, q, signal);
+    const { values, depth } = await this.zoneValues(grid, collection, level, outlines, q, signal);
     const zones: TileZone[] = [];
     for (const o of outlines) {
       const v = values.get(o.zoneId);
       if (v && Object.keys(v).length > 0) zones.push({ zoneId: o.zoneId, geometry: o.geometry, values: v });
     }
-    return { level, zones };
+    return { level, zones, dataDepth: depth };
   }
 
   private level(grid: Dggrs, z: number, asked: number | undefined): number {
@@ -188,9 +197,9 @@ export class TilesService {
    * zone its centroid's ancestor does not list (grids whose children reach past their parent) is
    * read on its own, at depth 0.
    */
-  private async zoneValues(grid: Dggrs, collection: Collection, level: number, zones: ZoneOutline[], q: TileSelection, signal?: AbortSignal): Promise<Map<string, Record<string, number>>> {
+  private async zoneValues(grid: Dggrs, collection: Collection, level: number, zones: ZoneOutline[], q: TileSelection, signal?: AbortSignal): Promise<{ values: Map<string, Record<string, number>>; depth: number }> {
     const out = new Map<string, Record<string, number>>();
-    if (zones.length === 0) return out;
+    if (zones.length === 0) return { values: out, depth: 0 };
     const fields = Math.max(1, (await this.tileFields(collection.id, q.properties)).length);
     const d = this.ancestorDepth(grid, level, zones.length, fields);
     const groups = new Map<string, ZoneOutline[]>();
@@ -212,12 +221,12 @@ export class TilesService {
         });
       }
     };
-    for (const ancestor of groups.keys()) await read(ancestor, d);
+    await inParallel([...groups.keys()], READS_AT_ONCE, (ancestor) => read(ancestor, d));
     if (d > 0) {
       const strays = zones.filter((z) => !out.has(z.zoneId)).slice(0, MAX_STRAYS);
-      for (const s of strays) await read(s.zoneId, 0);
+      await inParallel(strays, READS_AT_ONCE, (s) => read(s.zoneId, 0));
     }
-    return out;
+    return { values: out, depth: d };
   }
 
   /** The ancestors' relative depth: the least estimated work (values computed plus reads) within the zone-data limits. */
@@ -277,6 +286,15 @@ function ringCentre(ring: readonly LonLat[]): LonLat {
   lon /= n;
   lat /= n;
   return [((((lon + 180) % 360) + 360) % 360) - 180, Math.max(-90, Math.min(90, lat))];
+}
+
+/** Runs `work` on every item, at most `width` at a time; the first failure rejects (the others still finish). */
+async function inParallel<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
 }
 
 function clampBox(b: BBox, collection: Collection): BBox[] {

@@ -270,7 +270,8 @@ function tileRoute(service: TilesService, scoped: boolean): AnyRoute {
       const { z: zoom, x, y } = { z: p.tileMatrix, x: p.tileCol, y: p.tileRow };
       const tile = await service.tile({ dggrsId: p.dggrs_id, ...(p.collection_id !== undefined ? { collectionId: p.collection_id } : {}), z: zoom, x, y, ...selectionOf(q), ...(q['zone-level'] !== undefined ? { zoneLevel: q['zone-level'] } : {}) }, signal);
       const bytes = encodeZoneTile(tile.zones, zoom, x, y);
-      const headers = { 'X-Zone-Level': String(tile.level) };
+      // What the tile holds, for clients that check it (the level the rule gave, the depth of the values' zone data).
+      const headers: Record<string, string> = { 'X-Zone-Level': String(tile.level), ...(tile.dataDepth !== undefined ? { 'X-Zone-Data-Depth': String(tile.dataDepth) } : {}) };
       if (!bytes) return { status: 204, contentType: mediaType('mvt'), body: new Uint8Array(0), headers };
       return { contentType: mediaType('mvt'), body: bytes, headers };
     },
