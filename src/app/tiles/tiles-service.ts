@@ -75,8 +75,13 @@ export interface Tileset {
 
 /** Part of a tile's box added on each side: the tile buffer (64 of 4096) and a little more for simplification. */
 const TILE_MARGIN = 80 / 4096;
-/** A zone-data read costs about as much as computing this many zone values (choice of the ancestors' level). */
-const READ_COST = 200;
+/**
+ * A zone-data read costs about as much as computing this many zone values (choice of the
+ * ancestors' level): a raster read is a window of cached tiles; a row source's read is a query
+ * (a lake's DuckDB scan, 20-30 ms for the demo lake, or a remote API's pages), worth thousands of
+ * zones binned.
+ */
+const READ_COST: Record<Collection['backing']['kind'], number> = { 'raster-url': 200, stac: 400, 'parquet-lake': 5000, 'ogc-features': 20_000 };
 /** Zones whose centroid ancestor did not hold them are read one by one, up to this many a tile. */
 const MAX_STRAYS = 64;
 
@@ -201,7 +206,7 @@ export class TilesService {
     const out = new Map<string, Record<string, number>>();
     if (zones.length === 0) return { values: out, depth: 0 };
     const fields = Math.max(1, (await this.tileFields(collection.id, q.properties)).length);
-    const d = this.ancestorDepth(grid, level, zones.length, fields);
+    const d = this.ancestorDepth(grid, level, zones.length, fields, READ_COST[collection.backing.kind]);
     const groups = new Map<string, ZoneOutline[]>();
     await runStepped(groupByAncestor(grid, zones, level - d, groups));
     const wanted = new Set(zones.map((z) => z.zoneId));
@@ -230,15 +235,15 @@ export class TilesService {
   }
 
   /** The ancestors' relative depth: the least estimated work (values computed plus reads) within the zone-data limits. */
-  private ancestorDepth(grid: Dggrs, level: number, zones: number, fields: number): number {
-    let best = { d: 0, cost: zones * (1 + READ_COST) };
+  private ancestorDepth(grid: Dggrs, level: number, zones: number, fields: number, readCost: number): number {
+    let best = { d: 0, cost: zones * (1 + readCost) };
     const top = Math.min(grid.maxRelativeDepth, level);
     for (let d = 1; d <= top; d++) {
       const perAncestor = grid.levelInfo(level).zoneCount / grid.levelInfo(level - d).zoneCount;
       if (perAncestor * 1.2 > this.limits.maxSubZones || perAncestor * 1.2 * fields > this.limits.maxZoneDataValues) break;
       // About the tile's zones over each ancestor's, plus the ancestors along the tile's edges.
       const ancestors = zones / perAncestor + 4 * Math.sqrt(zones / perAncestor) + 4;
-      const cost = ancestors * (perAncestor + READ_COST);
+      const cost = ancestors * (perAncestor + readCost);
       if (cost < best.cost) best = { d, cost };
     }
     return best.d;
