@@ -8,6 +8,7 @@ import { CONF } from '../../formats/conformance-classes.js';
 import { formatConformance, F_VALUE, mediaType, type Format } from '../../formats/registry.js';
 import { encodeZoneTile, MVT_LAYER } from '../../formats/mvt.js';
 import { NotFoundError } from '../../ports/errors.js';
+import { runStepped } from '../../ports/event-loop-turns.js';
 import { WEB_MERCATOR_QUAD } from '../../domain/tiles/web-mercator-quad.js';
 import type { TileSelection, Tileset, TilesService } from '../../app/tiles/tiles-service.js';
 import { formatParam } from '../schemas/query.js';
@@ -269,7 +270,7 @@ function tileRoute(service: TilesService, scoped: boolean): AnyRoute {
       const q = query as SelectionQuery;
       const { z: zoom, x, y } = { z: p.tileMatrix, x: p.tileCol, y: p.tileRow };
       const tile = await service.tile({ dggrsId: p.dggrs_id, ...(p.collection_id !== undefined ? { collectionId: p.collection_id } : {}), z: zoom, x, y, ...selectionOf(q), ...(q['zone-level'] !== undefined ? { zoneLevel: q['zone-level'] } : {}) }, signal);
-      const bytes = encodeZoneTile(tile.zones, zoom, x, y);
+      const bytes = await runStepped(encodeZoneTile(tile.zones, zoom, x, y));
       // What the tile holds, for clients that check it (the level the rule gave, the depth of the values' zone data).
       const headers: Record<string, string> = { 'X-Zone-Level': String(tile.level), ...(tile.dataDepth !== undefined ? { 'X-Zone-Data-Depth': String(tile.dataDepth) } : {}) };
       if (!bytes) return { status: 204, contentType: mediaType('mvt'), body: new Uint8Array(0), headers };
