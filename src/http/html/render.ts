@@ -22,6 +22,7 @@ const FORMAT_LABELS: Record<string, string> = {
   'application/vnd.apache.parquet': 'Parquet',
   'application/vnd.geo+parquet': 'GeoParquet',
   'application/schema+json': 'JSON Schema',
+  'application/vnd.mapbox.tile+json': 'TileJSON',
 };
 
 /** A hexagon in the header's colours, inline so that no request is made for it. */
