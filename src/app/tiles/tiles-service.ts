@@ -77,11 +77,12 @@ export interface Tileset {
 const TILE_MARGIN = 80 / 4096;
 /**
  * A zone-data read costs about as much as computing this many zone values (choice of the
- * ancestors' level): a raster read is a window of cached tiles; a row source's read is a query
- * (a lake's DuckDB scan, 20-30 ms for the demo lake, or a remote API's pages), worth thousands of
- * zones binned.
+ * ancestors' level): a raster read is a window of cached tiles; a lake's read is a DuckDB scan
+ * (20-30 ms for the demo lake), worth thousands of zones binned. A remote API's read costs more
+ * still, but its features are bounded per read (remoteBackends.maxFeatures): smaller ancestors
+ * keep more tiles within that bound.
  */
-const READ_COST: Record<Collection['backing']['kind'], number> = { 'raster-url': 200, stac: 400, 'parquet-lake': 5000, 'ogc-features': 20_000 };
+const READ_COST: Record<Collection['backing']['kind'], number> = { 'raster-url': 200, stac: 400, 'parquet-lake': 5000, 'ogc-features': 1000 };
 /** Zones whose centroid ancestor did not hold them are read one by one, up to this many a tile. */
 const MAX_STRAYS = 64;
 
