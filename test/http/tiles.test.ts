@@ -188,11 +188,16 @@ describe('vector tiles of zones over HTTP', function () {
     expect((await empty.arrayBuffer()).byteLength).to.equal(0);
   });
 
-  it('answers 404 outside the matrix, outside a collection\'s limits and for another tile matrix set; 400 for a non-integer', async () => {
+  it('answers 404 outside the matrix, outside a collection\'s limits and for another tile matrix set; 400 for a non-integer or an unknown field', async () => {
     for (const p of [TILE('IVEA7H', 3, 8, 0), TILE('IVEA7H', 3, 0, 8), TILE('IVEA7H', 25, 0, 0), TILE('IVEA7H', 4, 0, 0, 'demo-stations'), '/dggs/IVEA7H/tiles/WorldCRS84Quad/0/0/0', '/dggs/IVEA7H/tiles/WorldCRS84Quad']) {
       const res = await s.get(p);
       expect(res.status, p).to.equal(404);
       expect(((await res.json()) as { hint: string }).hint, p).to.match(/WebMercatorQuad|limits/);
+    }
+    for (const p of ['/collections/demo-stations/dggs/H3/tiles/WebMercatorQuad?f=tilejson&properties=height', `${TILE('H3', 4, 8, 5, 'demo-stations')}?properties=height`]) {
+      const unknown = await s.get(p);
+      expect(unknown.status, p).to.equal(400);
+      expect(((await unknown.json()) as { hint: string }).hint, p).to.contain('temperature');
     }
     const bad = await s.get('/dggs/IVEA7H/tiles/WebMercatorQuad/3/a/1');
     expect(bad.status).to.equal(400);

@@ -4,7 +4,7 @@ import { outlineToGeoJson, type ZonePolygon } from '../../domain/geometry/rfc794
 import { inRange, tileBoxes, tileInMatrix, tileRange, WEB_MERCATOR_QUAD, type TileRange } from '../../domain/tiles/web-mercator-quad.js';
 import { levelForZoom, maxZoomFor, type ZoomLevelRule } from '../../domain/tiles/zoom-level-rule.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
-import { NotFoundError, ValidationError } from '../../ports/errors.js';
+import { InvalidRequestError, NotFoundError, ValidationError } from '../../ports/errors.js';
 import { runStepped, takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import type { ZoneData } from '../../domain/zone-data.js';
 import type { ZoneDataLimits, ZoneDataQuery } from '../zone-data/zone-data-service.js';
@@ -127,10 +127,14 @@ export class TilesService {
     return { grid, ...(collection ? { collection } : {}), minZoom: 0, maxZoom, bounds, limits };
   }
 
-  /** The fields a collection's tiles carry for `properties` (all of the collection's when absent). */
+  /** The fields a collection's tiles carry for `properties` (all of the collection's when absent); an unknown one is refused as zone data refuses it. */
   async tileFields(collectionId: string, properties?: string[]): Promise<string[]> {
     const known = Object.keys(await this.values.fields(collectionId));
     if (!properties || properties.length === 0) return known;
+    const unknown = properties.filter((p) => !known.includes(p));
+    if (unknown.length > 0) {
+      throw new InvalidRequestError('Unknown field', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')}; valid fields: ${known.join(', ') || '(none)'}.`);
+    }
     return known.filter((f) => properties.includes(f));
   }
 
