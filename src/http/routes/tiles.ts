@@ -96,11 +96,16 @@ function selectionOf(query: SelectionQuery): TileSelection {
   };
 }
 
-/** The tile URL template, absolute, with the carried query (`{z}/{y}/{x}` left unescaped). */
-function tileTemplate(links: Links, path: string, query: Record<string, string | undefined>): string {
+/**
+ * The tile URL template, absolute, with the carried query; its variables left unescaped: `{z}/{y}/{x}`
+ * for TileJSON and web maps, `{tileMatrix}/{tileRow}/{tileCol}` for OGC API Tiles clients (GDAL's
+ * OGCAPI driver looks for those names).
+ */
+function tileTemplate(links: Links, path: string, query: Record<string, string | undefined>, form: 'xyz' | 'ogc' = 'xyz'): string {
   const probe = links.href(`${path}/${TMS}/0/0/0`, query);
   const at = probe.indexOf(`/${TMS}/0/0/0`);
-  return `${probe.slice(0, at)}/${TMS}/{z}/{y}/{x}${probe.slice(at + `/${TMS}/0/0/0`.length)}`;
+  const vars = form === 'xyz' ? '{z}/{y}/{x}' : '{tileMatrix}/{tileRow}/{tileCol}';
+  return `${probe.slice(0, at)}/${TMS}/${vars}${probe.slice(at + `/${TMS}/0/0/0`.length)}`;
 }
 
 function checkTms(id: string): void {
@@ -180,7 +185,7 @@ function tileSetBody(set: Tileset, fields: string[], template: string, links: Li
   const list: TileLink[] = [
     ...links.selfAndAlternates(`${path}/${TMS}`, format, TILESET_FORMATS, carriedQuery, title(set)),
     links.link(TILE_REL.tilingScheme, `/tileMatrixSets/${TMS}`, { type: 'application/json', title: TMS }),
-    { href: template, rel: 'item', type: mediaType('mvt'), title: 'Tiles (Mapbox Vector Tile)', templated: true },
+    { href: tileTemplate(links, path, carriedQuery, 'ogc'), rel: 'item', type: mediaType('mvt'), title: 'Tiles (Mapbox Vector Tile)', templated: true },
     links.link(rel.dggrs, gridPath(set.collection ? { collection: set.collection, prefix: `/collections/${enc(set.collection.id)}` } : { prefix: '' }, set.grid), { type: 'application/json', title: set.grid.title }),
     ...(set.collection ? [links.link(TILE_REL.geodata, `/collections/${enc(set.collection.id)}`, { type: 'application/json', title: set.collection.title })] : []),
   ];
@@ -279,9 +284,10 @@ function tileRoute(service: TilesService, scoped: boolean): AnyRoute {
   });
 }
 
-/** The WebMercatorQuad definition (OGC 17-083r4 annex D.1, its JSON encoding). */
+/** The WebMercatorQuad definition (OGC 17-083r4 annex D.1, its 2.0 JSON encoding). */
 function webMercatorQuad() {
   const size = 2 * WEB_MERCATOR_QUAD.originShift;
+  const origin = [-WEB_MERCATOR_QUAD.originShift, WEB_MERCATOR_QUAD.originShift];
   return {
     id: TMS,
     title: 'Google Maps Compatible for the World',
@@ -289,6 +295,7 @@ function webMercatorQuad() {
     crs: WEB_MERCATOR_QUAD.crs,
     orderedAxes: ['E', 'N'],
     wellKnownScaleSet: 'http://www.opengis.net/def/wkss/OGC/1.0/GoogleMapsCompatible',
+    boundingBox: { lowerLeft: [-WEB_MERCATOR_QUAD.originShift, -WEB_MERCATOR_QUAD.originShift], upperRight: [WEB_MERCATOR_QUAD.originShift, WEB_MERCATOR_QUAD.originShift], crs: WEB_MERCATOR_QUAD.crs },
     tileMatrices: Array.from({ length: WEB_MERCATOR_QUAD.maxZoom + 1 }, (_, z) => {
       const cellSize = size / (WEB_MERCATOR_QUAD.tileSize * 2 ** z);
       return {
@@ -297,7 +304,7 @@ function webMercatorQuad() {
         scaleDenominator: cellSize / 0.00028,
         cellSize,
         cornerOfOrigin: 'topLeft',
-        pointOfOrigin: [-WEB_MERCATOR_QUAD.originShift, WEB_MERCATOR_QUAD.originShift],
+        pointOfOrigin: origin,
         tileWidth: WEB_MERCATOR_QUAD.tileSize,
         tileHeight: WEB_MERCATOR_QUAD.tileSize,
         matrixWidth: 2 ** z,
