@@ -56,13 +56,12 @@ export function latitudeRow(z: number, lat: number): number {
 /**
  * The lon/lat boxes covering tile (z, x, y) grown by `margin` of a tile on each side (the tile's
  * buffer): one box, or two when the grown tile crosses the antimeridian (x = 0 or x = 2^z - 1), as
- * grids list the zones of a box only within [-180, 180]. The top and bottom rows reach to the poles,
- * so zones that straddle the matrix's edge are listed whole.
+ * grids list the zones of a box only within [-180, 180]. The top and bottom rows stop just past the
+ * matrix's 85.05°: a zone beyond it is not drawn, and one straddling it meets the box.
  */
 export function tileBoxes(z: number, x: number, y: number, margin = 0): BBox[] {
-  const n = 2 ** z;
-  const south = y + 1 >= n ? -90 : rowLatitude(z, y + 1 + margin);
-  const north = y <= 0 ? 90 : rowLatitude(z, y - margin);
+  const south = rowLatitude(z, y + 1 + margin);
+  const north = rowLatitude(z, y - margin);
   const west = columnLongitude(z, x - margin), east = columnLongitude(z, x + 1 + margin);
   if (east - west >= 360) return [[-180, south, 180, north]];
   if (west < -180) return [[west + 360, south, 180, north], [-180, south, east, north]];
