@@ -218,6 +218,11 @@ describe('vector tiles of zones over HTTP', function () {
     const coarser = await tile(s, `${TILE('IVEA7H', 2, 2, 1)}?zone-level=1`);
     expect(coarser.level).to.equal(1);
     for (const f of features(coarser.layer!)) expect(grid.zoneLevel(f.properties.zoneId as string)).to.equal(1);
+    // Zones hundreds of pixels wide follow the grid's densified edges, not straight lines between corners.
+    const big = await tile(s, `${TILE('IVEA7H', 3, 4, 2)}?zone-level=1`);
+    const vertices = Math.max(...features(big.layer!).map((f) => f.loadGeometry()[0]!.length));
+    // (their corners alone: 6 at most in this tile)
+    expect(vertices).to.be.greaterThan(20);
   });
 
   it('gives tiles entity tags and answers If-None-Match with 304; tiles are compressed for clients that accept it', async () => {

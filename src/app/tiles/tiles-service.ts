@@ -2,7 +2,7 @@ import type { BBox, Dggrs, LonLat, Stepped } from '../../domain/dggrs/dggrs.js';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
 import { outlineToGeoJson, type ZonePolygon } from '../../domain/geometry/rfc7946.js';
 import { inRange, tileBoxes, tileInMatrix, tileRange, WEB_MERCATOR_QUAD, type TileRange } from '../../domain/tiles/web-mercator-quad.js';
-import { levelForZoom, maxZoomFor, type ZoomLevelRule } from '../../domain/tiles/zoom-level-rule.js';
+import { levelForZoom, maxZoomFor, zoneWidthPixels, type ZoomLevelRule } from '../../domain/tiles/zoom-level-rule.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import { InvalidRequestError, NotFoundError, ValidationError } from '../../ports/errors.js';
 import { runStepped, takeTurn, turnDue } from '../../ports/event-loop-turns.js';
@@ -86,6 +86,8 @@ const READ_COST: Record<Collection['backing']['kind'], number> = { 'raster-url':
 /** Zones whose centroid ancestor did not hold them are read one by one, up to this many a tile. */
 const MAX_STRAYS = 64;
 
+/** Zones wider than this many pixels at the equator are drawn with densified edges. */
+const REFINE_ABOVE_PIXELS = 64;
 /** Zone-data reads of one tile in progress together (a lake read waits on DuckDB's threads, not the loop). */
 const READS_AT_ONCE = 4;
 
@@ -163,7 +165,10 @@ export class TilesService {
     if (boxes.length === 0) return { level, zones: [] };
     const zoneIds = await this.listZones(grid, level, boxes, q.zoneLevel !== undefined);
     signal?.throwIfAborted();
-    const outlines = await runStepped(outlinesOf(grid, zoneIds));
+    // The rule's zones are a few pixels: their corners draw them. A coarser zone-level's are large
+    // enough for their edges' curvature to show, which the grid's densified outlines follow.
+    const refined = zoneWidthPixels(grid, level, z) > REFINE_ABOVE_PIXELS;
+    const outlines = await runStepped(outlinesOf(grid, zoneIds, refined));
     signal?.throwIfAborted();
     if (!collection) return { level, zones: outlines.map((o) => ({ zoneId: o.zoneId, geometry: o.geometry, values: {} })) };
     const { values, depth } = await this.zoneValues(grid, collection, level, outlines, q, signal);
@@ -261,11 +266,10 @@ interface ZoneOutline {
   centroid: LonLat;
 }
 
-function* outlinesOf(grid: Dggrs, zoneIds: string[]): Stepped<ZoneOutline[]> {
+function* outlinesOf(grid: Dggrs, zoneIds: string[], refined: boolean): Stepped<ZoneOutline[]> {
   const out: ZoneOutline[] = [];
   for (const zoneId of zoneIds) {
-    // Zones of a tile are 4-16 pixels wide: their corners are enough (no densified edges).
-    const ring = grid.zoneOutline(zoneId, false);
+    const ring = grid.zoneOutline(zoneId, refined);
     out.push({ zoneId, geometry: outlineToGeoJson(ring), centroid: ringCentre(ring) });
     yield;
   }
