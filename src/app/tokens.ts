@@ -61,4 +61,6 @@ export const TOKENS = {
   HealthService: Symbol.for('HealthService'),
   ServiceMetrics: Symbol.for('ServiceMetrics'),
   OperationsRoutes: Symbol.for('OperationsRoutes'),
+  TilesService: Symbol.for('TilesService'),
+  TileRoutes: Symbol.for('TileRoutes'),
 } as const;

@@ -5,6 +5,7 @@ const COMMON2 = 'http://www.opengis.net/spec/ogcapi-common-2/1.0/conf';
 const FEATURES1 = 'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf';
 const FEATURES3 = 'http://www.opengis.net/spec/ogcapi-features-3/1.0/conf';
 const CQL2 = 'http://www.opengis.net/spec/cql2/1.0/conf';
+const TILES1 = 'http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf';
 
 /** `{ key: 'name' }` under a base URI: `{ key: '<base>/name' }`. */
 export function uris<K extends string>(base: string, names: Record<K, string>): Record<K, string> {
@@ -35,6 +36,7 @@ export const CONF = {
   }),
   ...uris(FEATURES1, { featuresCore: 'core', featuresGeojson: 'geojson', featuresHtml: 'html', featuresOas30: 'oas30' }),
   ...uris(FEATURES3, { featuresFilter: 'filter', featuresFeaturesFilter: 'features-filter', featuresQueryables: 'queryables' }),
+  ...uris(TILES1, { tilesCore: 'core', tilesTileset: 'tileset', tilesTilesetsList: 'tilesets-list', tilesGeodataTilesets: 'geodata-tilesets', tilesMvt: 'mvt' }),
   ...uris(CQL2, {
     cql2Text: 'cql2-text',
     cql2Json: 'cql2-json',

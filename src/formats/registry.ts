@@ -12,7 +12,11 @@ export type Resource =
   | 'resource'
   | 'zone-list'
   | 'zone-info'
-  | 'items';
+  | 'items'
+  /** A tileset description (OGC API Tiles TileSet, its page, its TileJSON) and tilesets lists. */
+  | 'tileset'
+  /** One vector tile of zones. */
+  | 'vector-tile';
 
 export interface FormatRecord {
   mediaType: string;
@@ -30,8 +34,8 @@ export interface FormatRecord {
 
 /** In the order resources list them after their default format. */
 const RECORDS = {
-  json: { mediaType: 'application/json', f: 'json', aliases: [], binary: false, extension: 'json', offeredBy: { resource: [], 'zone-list': [], 'zone-info': [], items: [] } },
-  html: { mediaType: 'text/html', f: 'html', aliases: [], binary: false, extension: 'html', offeredBy: { resource: [], 'zone-list': [CONF.dggsZoneHtml], 'zone-info': [CONF.dggsZoneHtml], items: [CONF.featuresHtml] } },
+  json: { mediaType: 'application/json', f: 'json', aliases: [], binary: false, extension: 'json', offeredBy: { resource: [], 'zone-list': [], 'zone-info': [], items: [], tileset: [] } },
+  html: { mediaType: 'text/html', f: 'html', aliases: [], binary: false, extension: 'html', offeredBy: { resource: [], 'zone-list': [CONF.dggsZoneHtml], 'zone-info': [CONF.dggsZoneHtml], items: [CONF.featuresHtml], tileset: [] } },
   'dggs-json': { mediaType: 'application/vnd.ogc.dggs+json', f: 'dggs+json', aliases: ['dggsjson'], binary: false, extension: 'json', offeredBy: {} },
   /** DGGS-UBJSON: the DGGS-JSON document in Universal Binary JSON, under the OGC media type and the plain one the standard's table names. */
   'dggs-ubjson': { mediaType: 'application/vnd.ogc.dggs+ubjson', f: 'dggs+ubjson', aliases: [], binary: true, extension: 'ubj', offeredBy: {} },
@@ -41,6 +45,14 @@ const RECORDS = {
   geoparquet: { mediaType: 'application/vnd.geo+parquet', f: 'geoparquet', aliases: [], binary: true, extension: 'parquet', offeredBy: { 'zone-list': [], items: [] } },
   /** Zone lists as little-endian 64-bit integers (OGC 21-038r1 /req/zone-uint64). */
   uint64: { mediaType: 'application/x-binary', f: 'uint64', aliases: ['x-binary'], binary: true, extension: 'bin', offeredBy: { 'zone-list': [CONF.dggsZoneUint64] } },
+  /**
+   * TileJSON 3.0.0 of a tileset, for MapLibre and other web maps. No media type is registered for
+   * it; this is the one Mapbox used, and its body is plain JSON (clients parse it as JSON whatever
+   * the type says).
+   */
+  tilejson: { mediaType: 'application/vnd.mapbox.tile+json', f: 'tilejson', aliases: [], binary: false, extension: 'json', offeredBy: { tileset: [] } },
+  /** Mapbox Vector Tile 2.1 (protobuf); compressed in transit like any other answer (src/http/compression.ts). */
+  mvt: { mediaType: 'application/vnd.mapbox-vector-tile', f: 'mvt', aliases: ['pbf', 'application/x-protobuf'], binary: true, extension: 'pbf', offeredBy: { 'vector-tile': [CONF.tilesMvt] } },
   openapi: { mediaType: 'application/vnd.oai.openapi+json;version=3.1', f: 'json', aliases: ['application/vnd.oai.openapi+json'], binary: false, extension: 'json', offeredBy: {} },
 } as const satisfies Record<string, FormatRecord>;
 

@@ -16,6 +16,8 @@ import { zoneDataRoutes } from '../../http/routes/zone-data.js';
 import { conceptRoutes } from '../../http/routes/concepts.js';
 import { orderRoutes } from '../../http/routes/orders.js';
 import { assetRoutes } from '../../http/routes/assets.js';
+import { tileRoutes } from '../../http/routes/tiles.js';
+import { bindTiles } from './tiles.js';
 import { HttpCaching } from '../../http/caching.js';
 import { API_VERSION } from '../../http/openapi/document.js';
 import { serviceRevision } from '../service-revision.js';
@@ -41,12 +43,15 @@ export function bindHttp(c: Container, config: Config): void {
   c.bind(TOKENS.SourceFiles).toDynamicValue(() => new SourceFiles());
   c.bind(TOKENS.CollectionRoutes).toDynamicValue((ctx) => collectionRoutes(ctx.get(TOKENS.CollectionsService), ctx.get(TOKENS.SourceFiles), config.grids.default));
   c.bind(TOKENS.DggsRoutes).toDynamicValue((ctx) => dggsRoutes(ctx.get(TOKENS.ZonesService), ctx.get(TOKENS.ZoneInfoService), config.server.zoneInfoCacheBytes));
+  // The tiles' use case is bound here, beside its only client.
+  bindTiles(c, config);
+  c.bind(TOKENS.TileRoutes).toDynamicValue((ctx) => tileRoutes(ctx.get(TOKENS.TilesService)));
   c.bind(TOKENS.ItemRoutes).toDynamicValue((ctx) => itemRoutes(ctx.get(TOKENS.ItemsService)));
   c.bind(TOKENS.ZoneDataRoutes).toDynamicValue((ctx) => zoneDataRoutes(ctx.get(TOKENS.ZoneDataService), ctx.get(TOKENS.ZoneFeaturesService)));
   c.bind(TOKENS.ConceptRoutes).toDynamicValue((ctx) => conceptRoutes(ctx.get(TOKENS.ConceptStore), ready(ctx.get(TOKENS.DatastoreReadiness))));
   c.bind(TOKENS.OrderRoutes).toDynamicValue((ctx) => orderRoutes(ctx.get(TOKENS.OrdersService), ctx.get(TOKENS.BearerGuard)));
   // The order they are matched and documented in.
-  const families = [TOKENS.ServiceRoutes, TOKENS.CollectionRoutes, TOKENS.DggsRoutes, TOKENS.ItemRoutes, TOKENS.ZoneDataRoutes, TOKENS.ConceptRoutes, TOKENS.OrderRoutes, TOKENS.OperationsRoutes];
+  const families = [TOKENS.ServiceRoutes, TOKENS.CollectionRoutes, TOKENS.DggsRoutes, TOKENS.ItemRoutes, TOKENS.ZoneDataRoutes, TOKENS.TileRoutes, TOKENS.ConceptRoutes, TOKENS.OrderRoutes, TOKENS.OperationsRoutes];
   // The pages' static files (maps, favicon) last: not OGC resources, hidden from the API document.
   const assets = assetRoutes({ basemapStyle: config.map.basemapStyle });
   c.bind(TOKENS.RouteModules).toDynamicValue((ctx) => [...families.map((family) => ctx.get<RouteModule>(family)), assets]);

@@ -269,6 +269,15 @@ export const configSchema = z.object({
     })
     .describe('Bounds of one request\'s work; each refusal names its key.')
     .prefault({}),
+  tiles: z
+    .object({
+      zonePixels: z.number().min(2).max(256).default(16).describe('Zoom-to-level rule of the vector tiles (docs/tiles.md): a tile of zoom z holds the zones of the coarsest level whose regular zone is at most this many pixels wide at the equator on a 256-pixel tile; zones are then between zonePixels / sqrt(aperture) and zonePixels wide.'),
+      levelOffset: z.record(z.string(), z.number().int().min(-10).max(10)).default({}).describe('Levels added to the rule\'s level per grid id (e.g. `{ "H3": -1 }` for coarser H3 tiles); the level stays within the grid\'s levels.'),
+      maxZonesPerTile: positiveInt(20_000).describe('Zones one tile may list (estimated before any is listed; a `zone-level` asking more is refused).'),
+      maxZoneLevelDelta: nonNegativeInt(3).describe('How many levels finer than the rule\'s a tile request\'s `zone-level` may ask.'),
+    })
+    .describe('Vector tiles of zones (`.../tiles/WebMercatorQuad/{z}/{y}/{x}`).')
+    .prefault({}),
   rasters: z
     .object({
       tileCacheBytes: nonNegativeInt(64 * 1024 * 1024).describe('Bytes of decoded raster tiles kept between requests, shared by every configured raster (least recently used evicted); 0 disables.'),

@@ -24,6 +24,7 @@ const FORMAT_LABELS: Record<string, string> = {
   'application/vnd.apache.parquet': 'Parquet',
   'application/vnd.geo+parquet': 'GeoParquet',
   'application/schema+json': 'JSON Schema',
+  'application/vnd.mapbox.tile+json': 'TileJSON',
 };
 
 /** The hexagon, inline so that no request is made for it (`/favicon.ico` serves it too). */

@@ -11,16 +11,16 @@ import { COLLECTION_FORMATS as FORMATS, collectionBody, extentMap, KIND_LABEL, s
 import { collectionSchemaRoute } from './collection-schema.js';
 import { collectionSourceFileRoute } from './collection-source-file.js';
 
-/** `pageGrid`: the grid the collection page's map draws the data on (config `grids.default`). */
-export function collectionRoutes(service: CollectionsService, sources: SourceFiles, pageGrid?: string): RouteModule {
+/** `tilesGrid`: the grid whose vector tiles collections link to, and which the collection page's map draws. */
+export function collectionRoutes(service: CollectionsService, sources: SourceFiles, tilesGrid?: string): RouteModule {
   return {
-    routes: [collectionListRoute(service), collectionRoute(service, pageGrid), collectionSchemaRoute(service, 'queryables'), collectionSchemaRoute(service, 'schema'), collectionSourceFileRoute(service, sources)],
+    routes: [collectionListRoute(service, tilesGrid), collectionRoute(service, tilesGrid), collectionSchemaRoute(service, 'queryables'), collectionSchemaRoute(service, 'schema'), collectionSourceFileRoute(service, sources)],
     conformance: [CONF.collections, CONF.collectionsJson, CONF.collectionsHtml, CONF.featuresQueryables],
   };
 }
 
 /** GET /collections: the collections served. */
-function collectionListRoute(service: CollectionsService): AnyRoute {
+function collectionListRoute(service: CollectionsService, tilesGrid?: string): AnyRoute {
   return defineRoute({
     method: 'get',
     path: '/collections',
@@ -32,7 +32,7 @@ function collectionListRoute(service: CollectionsService): AnyRoute {
     responses: responses({ description: 'The collections', schema: CollectionsResponse, formats: FORMATS }, [406]),
     validators: 'request',
     handler: async ({ links, format }) => {
-      const collections = service.list().map((c) => collectionBody(c, links, 'json'));
+      const collections = service.list().map((c) => collectionBody(c, links, 'json', tilesGrid));
       const selfLinks = links.selfAndAlternates('/collections', format, FORMATS, {}, 'Collections');
       if (format === 'html') {
         return renderHtml('collections', {
@@ -48,7 +48,7 @@ function collectionListRoute(service: CollectionsService): AnyRoute {
 }
 
 /** GET /collections/{collection_id}: one collection described. */
-function collectionRoute(service: CollectionsService, pageGrid: string | undefined): AnyRoute {
+function collectionRoute(service: CollectionsService, tilesGrid?: string): AnyRoute {
   return defineRoute({
     method: 'get',
     path: '/collections/{collection_id}',
@@ -62,7 +62,7 @@ function collectionRoute(service: CollectionsService, pageGrid: string | undefin
     validators: 'request',
     handler: async ({ params, links, format }) => {
       const c = service.get(params.collection_id);
-      const body = collectionBody(c, links, format);
+      const body = collectionBody(c, links, format, tilesGrid);
       if (format === 'html') {
         return renderHtml('collection', {
           title: c.title,
@@ -73,7 +73,7 @@ function collectionRoute(service: CollectionsService, pageGrid: string | undefin
           source: sourceOf(c, links),
           map: extentMap(c),
           // Only where the SVG extent map is (the interactive map takes its place).
-          mapConfig: pageGrid && c.extent?.spatial?.bbox?.length ? collectionMap(links, c, pageGrid) : undefined,
+          mapConfig: tilesGrid && c.extent?.spatial?.bbox?.length ? collectionMap(links, c, tilesGrid) : undefined,
           dggsHref: links.href(`/collections/${encodeURIComponent(c.id)}/dggs`, { f: 'html' }),
           itemsHref: c.backing.kind === 'parquet-lake' ? links.href(`/collections/${encodeURIComponent(c.id)}/items`, { f: 'html' }) : undefined,
         });

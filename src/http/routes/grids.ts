@@ -31,6 +31,7 @@ function gridBody(links: Links, scope: Scope, grid: Dggrs, format: Format) {
       { href: grid.uri, rel: rel.definition, title: `Definition of ${grid.id}` },
       links.link(rel.zoneQuery, `${path}/zones`, { type: 'application/json', title: 'Zone list' }),
       links.link(rel.list, `${scope.prefix}/dggs`, { type: 'application/json', title: 'All grids' }),
+      links.link('http://www.opengis.net/def/rel/ogc/1.0/tilesets-vector', `${path}/tiles`, { type: 'application/json', title: 'Vector tiles of the zones' }),
       ...contextLinks(links, scope),
     ],
   };
