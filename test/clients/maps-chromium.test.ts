@@ -19,7 +19,7 @@ const SHOTS = path.join(REPO_ROOT, 'test-output/screenshots');
 
 // The page-side functions run inside Chromium; the project compiles without the DOM library.
 type Rect = { x: number; y: number; width: number; height: number };
-declare const document: { querySelector(s: string): { dataset: Record<string, string>; textContent: string | null; scrollIntoView(o?: object): void; getBoundingClientRect(): { left: number; top: number; width: number; height: number } } | null };
+declare const document: { readyState: string; querySelector(s: string): { dataset: Record<string, string>; textContent: string | null; scrollIntoView(o?: object): void; getBoundingClientRect(): { left: number; top: number; width: number; height: number } } | null };
 declare const location: { href: string };
 declare const window: { __mapIdle?: boolean; __map?: PageMap; scrollX: number; scrollY: number };
 declare function requestAnimationFrame(f: () => void): void;
@@ -158,12 +158,15 @@ describe('Interactive maps of the HTML pages in headless Chromium (WebGL)', func
     await mouse('mouseReleased', at);
   }
 
-  /** The page's URL once `ready` holds for it (a navigation is under way). */
+  /**
+   * The page's URL once `ready` holds for it and it has loaded (a navigation is under way; its
+   * load event must not be taken for the next page's).
+   */
   async function pageUrl(ready: (url: string) => boolean): Promise<string> {
     let url = '';
     for (let i = 0; i < 100 && !(url && ready(url)); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      url = await browser.evaluate(() => location.href).catch(() => '');
+      url = await browser.evaluate(() => (document.readyState === 'complete' ? location.href : '')).catch(() => '');
     }
     return url;
   }
