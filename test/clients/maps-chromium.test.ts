@@ -188,9 +188,28 @@ describe('Interactive maps of the HTML pages in headless Chromium (WebGL)', func
     expect(value, `zone data's value of ${zoneId}`).to.be.a('number');
     expect(tip).to.contain(zoneId).and.to.contain(fmt(value!));
 
-    // A click goes to the sub-zone's page.
+    // Another depth from the picker: the map fetches that depth's sub-zones.
+    const depth2 = ((await (await s.get(`${dataPath}?zone-depth=2&f=json`)).json()) as { zones: { zoneIds: string[] }[] }).zones[0]!.zoneIds.length;
+    const shown = await browser.evaluate(async () => {
+      const picker = [...(document as unknown as { querySelectorAll(s: string): { value: string; dispatchEvent(e: unknown): void }[] }).querySelectorAll('.map-panel select')][1]!;
+      picker.value = '2';
+      picker.dispatchEvent(new (globalThis as unknown as { Event: new (t: string) => unknown }).Event('change'));
+      let n = 0;
+      for (let i = 0; i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        n = new Set(window.__map!.querySourceFeatures('content').map((f) => f.properties.zone_id)).size;
+        if (n > 0 && n < 100) break;
+      }
+      return n;
+    });
+    expect(shown, 'sub-zones at depth 2').to.equal(depth2);
+
+    // A click goes to the page of the sub-zone under the mouse (the tooltip names it).
+    await browser.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: hovered.x + 1, y: hovered.y });
+    const under = (await browser.evaluate(() => document.querySelector('.map-tip')?.textContent ?? '')).split(':')[0]!;
+    expect(under).to.match(/\S/);
     await click(hovered);
-    expect(await pageUrl((u) => !u.includes('/data'))).to.equal(`${s.base}/collections/${raster().id}/dggs/${grid().id}/zones/${zoneId}?f=html`);
+    expect(await pageUrl((u) => !u.includes('/data'))).to.equal(`${s.base}/collections/${raster().id}/dggs/${grid().id}/zones/${under}?f=html`);
   });
 
   it('zone list: every zone of the page drawn over the basemap', async () => {

@@ -30,13 +30,15 @@ function start(cfg, frame) {
   }
   window.__map = map;
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }));
-  // A source that cannot be read (tiles or GeoJSON refused) is said once, under the map's controls.
+  // The first data the map cannot read (a tile the service refuses, say, with its reason) is said
+  // under the map's controls.
   let told = false;
-  map.on('error', (e) => {
+  map.on('error', async (e) => {
     console.warn('map:', e.error);
     if (told) return;
     told = true;
-    panel.append(el('div', { class: 'map-error' }, `Map data could not be loaded: ${e.error?.message ?? 'error'}`));
+    const reason = e.error?.body?.text ? serviceError(e.error.status, await e.error.body.text().catch(() => '')) : e.error?.message;
+    panel.append(el('div', { class: 'map-error' }, `Map data could not be loaded: ${reason ?? 'error'}`));
   });
   map.on('load', async () => {
     // The SVG, its caption and what else describes it only (data-map-fallback) give way to the map.
@@ -238,8 +240,18 @@ function boundsOf([w, s, e, n]) {
 
 async function fetchJson(url) {
   const res = await fetch(url, { headers: { Accept: 'application/geo+json, application/json' } });
-  if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+  if (!res.ok) throw new Error(serviceError(res.status, await res.text().catch(() => '')));
   return res.json();
+}
+
+/** The service's error answer ({code, message, hint}) as one line. */
+function serviceError(status, text) {
+  try {
+    const { message, hint } = JSON.parse(text);
+    return `${status} ${message}${hint ? `: ${hint}` : ''}`;
+  } catch {
+    return `${status}`;
+  }
 }
 
 function select(label, options, value) {
