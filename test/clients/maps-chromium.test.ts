@@ -126,18 +126,19 @@ describe('Interactive maps of the HTML pages in headless Chromium (WebGL)', func
     return png;
   }
 
-  /** Moves the mouse over a zone of the map with an elevation (the raster collection's field) and returns the zone's id and the tooltip's text. */
+  /** Moves the mouse over a zone of the map with a value of the field picked, and returns the zone's id and the tooltip's text. */
   async function hoverZone(idProperty: string): Promise<{ zoneId: string; tip: string; at: { x: number; y: number } }> {
     const target = await browser.evaluate(() => {
       const map = window.__map!;
       const box = map.getContainer().getBoundingClientRect();
+      const field = (document.querySelector('.map-panel select') as unknown as { value: string }).value;
       // A zone with a value whose centre lies well inside the map (and so over its own polygon).
       for (const f of map.queryRenderedFeatures({ layers: ['fill'] })) {
         const ring = (f.geometry.type === 'Polygon' ? f.geometry.coordinates[0] : f.geometry.coordinates[0]![0]) as number[][];
         const lon = ring.slice(1).reduce((a, c) => a + c[0]!, 0) / (ring.length - 1);
         const lat = ring.slice(1).reduce((a, c) => a + c[1]!, 0) / (ring.length - 1);
         const pt = map.project([lon, lat]);
-        if (pt.x > 60 && pt.y > 60 && pt.x < box.width - 60 && pt.y < box.height - 60 && typeof f.properties.elevation === 'number') {
+        if (pt.x > 60 && pt.y > 60 && pt.x < box.width - 60 && pt.y < box.height - 60 && typeof f.properties[field] === 'number') {
           return { x: box.left + pt.x, y: box.top + pt.y, properties: f.properties };
         }
       }
@@ -244,6 +245,26 @@ describe('Interactive maps of the HTML pages in headless Chromium (WebGL)', func
     const bbox = (await browser.evaluate(() => (document.querySelector('input[name="bbox"]') as unknown as { value: string }).value)).split(',').map(Number);
     expect(bbox).to.have.length(4);
     [7, 45, 12, 47].forEach((v, i) => expect(bbox[i], `bbox ${bbox}`).to.be.closeTo(v, 0.05));
+  });
+
+  it('collection page of a lake: a datetime picked gives that time\'s values', async () => {
+    const lake = s.config.collections.find((c) => c.backing.kind === 'parquet-lake')!;
+    await openMap('collection-lake', `/collections/${lake.id}?f=html`);
+    const datetime = lake.extent!.temporal!.interval![0]![0]!;
+    // The new tiles replace the old under the same layers; idle once they are drawn (the wait is
+    // set up in the same turn as the change, so it cannot miss it).
+    await browser.send('Runtime.evaluate', {
+      expression: `(() => { const i = document.querySelector('.map-panel input'); i.value = ${JSON.stringify(datetime)}; window.__retimed = new Promise((r) => { i.dispatchEvent(new Event('change')); window.__map.once('idle', r); }); })()`,
+    });
+    await browser.send('Runtime.evaluate', { expression: 'window.__retimed', awaitPromise: true });
+    const error = await browser.evaluate(() => document.querySelector('.map-error')?.textContent ?? null);
+    expect(error).to.equal(null);
+    const { zoneId, tip } = await hoverZone('zoneId');
+    const field = await browser.evaluate(() => (document.querySelector('.map-panel select') as unknown as { value: string }).value);
+    const answer = (await (await s.get(`/collections/${lake.id}/dggs/${grid().id}/zones/${zoneId}/data?zone-depth=0&datetime=${encodeURIComponent(datetime)}&properties=${field}&f=json`)).json()) as { values: Record<string, { data: (number | null)[] }[]> };
+    const value = answer.values[field]![0]!.data[0];
+    expect(value, `zone data's ${field} of ${zoneId} at ${datetime}`).to.be.a('number');
+    expect(tip).to.contain(zoneId).and.to.contain(fmt(value!));
   });
 
   it('collection page: the data through its vector tiles, a legend, and hover values', async () => {

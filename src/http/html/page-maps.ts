@@ -29,7 +29,13 @@ export function collectionMap(links: Links, c: Collection, gridId: string): MapC
     idProperty: 'zoneId',
     hrefTemplate: hrefTemplate(links, `${grid}/zones/{id}`),
     // The fields come from the schema (a lake's are its files' columns, read at run time).
-    choropleth: { ramp: CHOROPLETH_RAMP, opacity: CHOROPLETH_OPACITY, fields: [], schemaUrl: links.href(`/collections/${encodeURIComponent(c.id)}/schema`, { f: 'json' }), tileJson: links.href(`${grid}/tiles/WebMercatorQuad`, { f: 'tilejson' }), sourceLayer: 'zones' },
+    choropleth: {
+      ramp: CHOROPLETH_RAMP,
+      opacity: CHOROPLETH_OPACITY,
+      // A datetime picker where the data has times (tiles of all times until one is given).
+      ...(c.extent?.temporal?.interval?.length ? { datetime: '' } : {}),
+      fields: [],
+      schemaUrl: links.href(`/collections/${encodeURIComponent(c.id)}/schema`, { f: 'json' }), tileJson: links.href(`${grid}/tiles/WebMercatorQuad`, { f: 'tilejson' }), sourceLayer: 'zones' },
   };
 }
 

@@ -32,13 +32,12 @@ function start(cfg, frame) {
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }));
   // The first data the map cannot read (a tile the service refuses, say, with its reason) is said
   // under the map's controls.
-  let told = false;
   map.on('error', async (e) => {
     console.warn('map:', e.error);
-    if (told) return;
-    told = true;
+    if (panel.querySelector('.map-error')) return;
+    panel.append(el('div', { class: 'map-error' }));
     const reason = e.error?.body?.text ? serviceError(e.error.status, await e.error.body.text().catch(() => '')) : e.error?.message;
-    panel.append(el('div', { class: 'map-error' }, `Map data could not be loaded: ${reason ?? 'error'}`));
+    panel.querySelector('.map-error')?.replaceChildren(`Map data could not be loaded: ${reason ?? 'error'}`);
   });
   map.on('load', async () => {
     // The SVG, its caption and what else describes it only (data-map-fallback) give way to the map.
@@ -49,6 +48,7 @@ function start(cfg, frame) {
     try {
       await addContent(map, cfg, panel);
     } catch (err) {
+      panel.querySelector('.map-error')?.remove();
       panel.append(el('div', { class: 'map-error' }, `Map data could not be loaded: ${err.message}`));
     }
     map.once('idle', () => {
@@ -96,16 +96,24 @@ async function choropleth(map, cfg, panel) {
 
   const vector = c.tileJson !== undefined;
   let values = [];
-  if (vector) {
-    map.addSource('content', { type: 'vector', url: c.tileJson });
-  } else {
-    map.addSource('content', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
-  }
   const layer = vector ? { source: 'content', 'source-layer': c.sourceLayer ?? 'zones' } : { source: 'content' };
-  map.addLayer({ id: 'fill', type: 'fill', ...layer, paint: { 'fill-color': NO_VALUE, 'fill-opacity': 0.8 } });
-  map.addLayer({ id: 'outline', type: 'line', ...layer, paint: { 'line-color': '#ffffff', 'line-opacity': 0.5, 'line-width': 0.5 } });
+  // A vector source's URL cannot change: another datetime is another source, under the same layers.
+  const addSource = (source) => {
+    if (map.getSource('content')) ['outline', 'fill'].forEach((id) => map.removeLayer(id)), map.removeSource('content');
+    map.addSource('content', source);
+    map.addLayer({ id: 'fill', type: 'fill', ...layer, paint: { 'fill-color': NO_VALUE, 'fill-opacity': 0.8 } });
+    map.addLayer({ id: 'outline', type: 'line', ...layer, paint: { 'line-color': '#ffffff', 'line-opacity': 0.5, 'line-width': 0.5 } });
+  };
+  const tileJson = () => {
+    const url = new URL(c.tileJson, location.href);
+    if (state.datetime) url.searchParams.set('datetime', state.datetime);
+    return url.href;
+  };
+  addSource(vector ? { type: 'vector', url: tileJson() } : { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
 
   const restyle = () => {
+    // Adding a source tells 'sourcedata' before its layers are back.
+    if (!map.getLayer('fill')) return;
     const meta = fields.find((f) => f.name === state.field) ?? {};
     const seen = values.filter((v) => typeof v === 'number' && Number.isFinite(v));
     let min = meta.minimum ?? Math.min(...seen);
@@ -145,7 +153,12 @@ async function choropleth(map, cfg, panel) {
   let fitted = false;
   fieldPicker.input.addEventListener('change', () => ((state.field = fieldPicker.input.value), reload()));
   depthPicker?.input.addEventListener('change', () => ((state.depth = Number(depthPicker.input.value)), reload()));
-  timeInput?.addEventListener('change', () => ((state.datetime = timeInput.value.trim()), reload()));
+  timeInput?.addEventListener('change', () => {
+    state.datetime = timeInput.value.trim();
+    panel.querySelectorAll('.map-error').forEach((e) => e.remove());
+    if (vector) addSource({ type: 'vector', url: tileJson() });
+    reload();
+  });
   if (vector) map.on('sourcedata', (e) => e.sourceId === 'content' && e.isSourceLoaded && sampleTiles());
   await reload();
   interact(map, cfg, ['fill'], (f) => `${f.properties[cfg.idProperty] ?? f.id}: ${fmt(f.properties[state.field])}`);
