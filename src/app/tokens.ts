@@ -61,6 +61,7 @@ export const TOKENS = {
   HealthService: Symbol.for('HealthService'),
   ServiceMetrics: Symbol.for('ServiceMetrics'),
   OperationsRoutes: Symbol.for('OperationsRoutes'),
+  TilesConfig: Symbol.for('TilesConfig'),
   TilesService: Symbol.for('TilesService'),
   TileRoutes: Symbol.for('TileRoutes'),
 } as const;

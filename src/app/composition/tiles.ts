@@ -5,5 +5,6 @@ import { TilesService } from '../tiles/tiles-service.js';
 
 /** The vector tiles' use case: zones from the grids, values from the zone-data use case, bounds from config `tiles` and `limits`. */
 export function bindTiles(c: Container, config: Config): void {
-  c.bind(TOKENS.TilesService).toDynamicValue((ctx) => new TilesService(ctx.get(TOKENS.GridRegistry), ctx.get(TOKENS.ZoneDataService), config.tiles, config.limits));
+  c.bind(TOKENS.TilesConfig).toConstantValue(config.tiles);
+  c.bind(TOKENS.TilesService).to(TilesService);
 }

@@ -1,3 +1,4 @@
+import { inject, injectable } from 'inversify';
 import type { BBox, Dggrs, LonLat, Stepped } from '../../domain/dggrs/dggrs.js';
 import type { Collection, FieldMeta } from '../../domain/collection.js';
 import { outlineToGeoJson, type ZonePolygon } from '../../domain/geometry/rfc7946.js';
@@ -9,6 +10,7 @@ import { runStepped, takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import type { ZoneData } from '../../domain/zone-data.js';
 import type { ZoneDataLimits, ZoneDataQuery } from '../zone-data/zone-data-service.js';
 import { intersectBoxes } from '../zones/zones-service.js';
+import { TOKENS } from '../tokens.js';
 
 /** The tiles' configuration (config `tiles`). */
 export interface TilesConfig {
@@ -98,12 +100,13 @@ const WORLD: BBox = [-180, -90, 180, 90];
  * docs/tiles.md), their RFC 7946 outlines and, on a collection, their values from the zone-data
  * use case (the same values a zone-data request answers). Encoding is the HTTP side's (MVT).
  */
+@injectable()
 export class TilesService {
   constructor(
-    private readonly grids: GridRegistry,
-    private readonly values: TileValues,
-    private readonly config: TilesConfig,
-    private readonly limits: Pick<ZoneDataLimits, 'maxSubZones' | 'maxZoneDataValues'>,
+    @inject(TOKENS.GridRegistry) private readonly grids: GridRegistry,
+    @inject(TOKENS.ZoneDataService) private readonly values: TileValues,
+    @inject(TOKENS.TilesConfig) private readonly config: TilesConfig,
+    @inject(TOKENS.ZoneDataLimits) private readonly limits: Pick<ZoneDataLimits, 'maxSubZones' | 'maxZoneDataValues'>,
   ) {}
 
   collection(collectionId: string): Collection {
