@@ -54,7 +54,7 @@ export class HttpCaching {
     let version: SourceVersion | null | undefined = null;
     try {
       if (declared.source) version = await declared.source(input, this.options.versions);
-      const cacheControl = `${policy.public ? 'public' : 'private'}, ${maxAge(version === null ? policy.gridMaxAgeSeconds : policy.dataMaxAgeSeconds)}`;
+      const cacheControl = declared.cacheControl ?? `${policy.public ? 'public' : 'private'}, ${maxAge(version === null ? policy.gridMaxAgeSeconds : policy.dataMaxAgeSeconds)}`;
       if (version === undefined) return new AnswerCaching({ headers: { 'Cache-Control': cacheControl } });
       const etag = entityTag([this.options.revision(), input.links.baseUrl, ...pathAndQuery(input.req.url), mediaType(input.format), declared.variant?.(input) ?? '', version?.id ?? ''], declared.weak?.(input) ?? false);
       input.etag = etag;

@@ -57,6 +57,8 @@ export type RouteValidators<I> =
       variant?: (input: I) => string;
       /** The body carries something of its own each time (a generation time): its tag is weak. */
       weak?: (input: I) => boolean;
+      /** Cache-Control of the answers and their 304s in place of the policy's: files under a versioned URL are `immutable`. */
+      cacheControl?: string;
     };
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import fresh from 'fresh';
 import { z } from '../schemas/zod.js';
 import { defineRoute, json, type AnyRoute, type Reply } from '../route.js';
 import { NotFoundError } from '../../ports/errors.js';
@@ -32,17 +31,14 @@ export function assetRoutes(options: AssetRouteOptions = {}): RouteModule {
     internal: true,
     params: z.object({ version: z.string(), asset: z.string() }),
     responses: {},
-    // No route-kit validators: its 304 would carry the grid answers' Cache-Control, and a
-    // revalidated copy of an immutable file must stay immutable. The tag is the version and name.
-    handler: async ({ params, req }) => {
+    // A revalidated copy of an immutable file stays immutable: its 304 carries the same Cache-Control.
+    validators: { cacheControl: IMMUTABLE },
+    handler: async ({ params }) => {
       const asset = MAP_ASSETS[params.asset];
       // An old version's files are gone: a stale page's cached copy serves it, or it reloads.
       if (!asset || params.version !== ASSETS_VERSION) throw new NotFoundError('Not found', `No asset ${params.asset} of version ${params.version}; the current one is ${ASSETS_VERSION}.`);
-      const headers = { 'Cache-Control': IMMUTABLE, ETag: `"${ASSETS_VERSION}-${params.asset}"` };
-      // Weak comparison (fresh's), as compression makes the tag sent weak.
-      if (fresh({ 'if-none-match': req.headers['if-none-match'] }, { etag: headers.ETag })) return { status: 304, contentType: asset.type, body: '', headers };
       const body = asset.file ? readKept(asset.file) : await basemapGeoJson();
-      return { contentType: asset.type, body, headers };
+      return { contentType: asset.type, body };
     },
   });
 
