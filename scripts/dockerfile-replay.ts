@@ -155,6 +155,7 @@ async function main(): Promise<void> {
     npm_config_cache: path.join(process.env.HOME ?? home, '.npm'),
     npm_config_prefer_offline: 'true',
     npm_config_update_notifier: 'false',
+    ...hostTrust(),
   };
 
   const done = new Map<string, StageState>();
@@ -369,3 +370,16 @@ main()
     else rmSync(work, { recursive: true, force: true });
     process.exit(code);
   });
+
+/**
+ * The certificate authorities this machine's npm and Node trust (a TLS-inspecting proxy's, say):
+ * a build on this machine would be given them too, and the replayed stages run with another HOME
+ * and possibly another npm, which would not find the host's npmrc.
+ */
+function hostTrust(): Record<string, string> {
+  const trust: Record<string, string> = {};
+  if (process.env.NODE_EXTRA_CA_CERTS) trust.NODE_EXTRA_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS;
+  const cafile = spawnSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).stdout?.trim();
+  if (cafile && cafile !== 'null' && cafile !== 'undefined') trust.npm_config_cafile = cafile;
+  return trust;
+}
