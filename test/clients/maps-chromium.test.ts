@@ -26,6 +26,9 @@ declare function requestAnimationFrame(f: () => void): void;
 interface PageMap {
   querySourceFeatures(source: string, options?: object): { properties: Record<string, unknown>; geometry: { type: string; coordinates: number[][][] | number[][][][] } }[];
   queryRenderedFeatures(options?: object): { properties: Record<string, unknown>; geometry: { type: string; coordinates: number[][][] | number[][][][] } }[];
+  /** `point`: [x, y] (a plain {x, y} object would be read as the options, and the whole map queried). */
+  queryRenderedFeatures(point: [number, number], options?: object): { properties: Record<string, unknown> }[];
+  getZoom(): number;
   project(lngLat: [number, number]): { x: number; y: number };
   getContainer(): { getBoundingClientRect(): { left: number; top: number; width: number; height: number } };
 }
@@ -103,7 +106,7 @@ describe('Interactive maps of the HTML pages in headless Chromium (WebGL)', func
   const raster = () => s.config.collections.find((c) => c.backing.kind === 'raster-url')!;
 
   /** Loads a page, waits for its map to be idle (or to fail), and screenshots the map's rectangle. */
-  async function openMap(name: string, p: string): Promise<Buffer> {
+  async function openMap(name: string, p: string, svgFallback = true): Promise<Buffer> {
     await browser.open(`${s.base}${p}`);
     const state = await browser.evaluate(async () => {
       const frame = document.querySelector('[data-map-frame]');
@@ -122,7 +125,7 @@ describe('Interactive maps of the HTML pages in headless Chromium (WebGL)', func
     const png = await browser.screenshot(rect);
     writeFileSync(path.join(SHOTS, `${name}.png`), png);
     // The SVG fallback is hidden once the map is there.
-    expect(await browser.evaluate(() => (document.querySelector('[data-map-frame] svg.map') as unknown as { style: { display: string } } | null)?.style.display), name).to.equal('none');
+    if (svgFallback) expect(await browser.evaluate(() => (document.querySelector('[data-map-frame] svg.map') as unknown as { style: { display: string } } | null)?.style.display), name).to.equal('none');
     return png;
   }
 
@@ -265,6 +268,44 @@ describe('Interactive maps of the HTML pages in headless Chromium (WebGL)', func
     const value = answer.values[field]![0]!.data[0];
     expect(value, `zone data's ${field} of ${zoneId} at ${datetime}`).to.be.a('number');
     expect(tip).to.contain(zoneId).and.to.contain(fmt(value!));
+  });
+
+  it('grid page: the grid\'s zones through its vector tiles over the world, the hovered zone named, of the level the rule gives', async () => {
+    const g = grid().id;
+    const png = await openMap('grid', `/dggs/${g}?f=html`, false);
+    const { total, counts, others } = pixels(png, { ocean: hex(BASEMAP_COLOURS.ocean), land: hex(BASEMAP_COLOURS.land), outline: hex('#0b4f94') });
+    // Outlines everywhere, over a faint blue fill: the basemap's own colours are covered.
+    expect(counts.outline, 'outline pixels').to.be.greaterThan(total * 0.01);
+    let tinted = 0;
+    for (const [key, n] of others) {
+      const [r, , b] = key.split(',').map(Number) as Rgb;
+      if (b > r) tinted += n;
+    }
+    expect(tinted, 'zones tinted over land and ocean').to.be.greaterThan(total * 0.3);
+    expect(await browser.evaluate(() => document.querySelector('[data-map-fallback]')?.textContent && (document.querySelector('[data-map-fallback]') as unknown as { hidden: boolean }).hidden)).to.equal(true);
+
+    const target = await browser.evaluate(() => {
+      const map = window.__map!;
+      const box = map.getContainer().getBoundingClientRect();
+      const pt = { x: box.width / 2, y: box.height / 2 };
+      const under = map.queryRenderedFeatures([pt.x, pt.y], { layers: ['fill'] });
+      // Zones do not overlap: one zone under a point (twice at most, where tiles' buffers overlap).
+      const f = new Set(under.map((u) => u.properties.zoneId)).size === 1 ? under[0] : undefined;
+      return { x: box.left + pt.x, y: box.top + pt.y, zoneId: f ? String(f.properties.zoneId) : '', zoom: map.getZoom() };
+    });
+    expect(target.zoneId, 'one zone under the map\'s centre').to.match(/\S/);
+    await browser.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: target.x, y: target.y });
+    const tip = await browser.evaluate(async () => {
+      for (let i = 0; i < 50 && !document.querySelector('.map-tip'); i++) await new Promise((r) => setTimeout(r, 100));
+      return document.querySelector('.map-tip')?.textContent ?? '';
+    });
+    expect(tip).to.equal(target.zoneId);
+    // The zone is the grid's, of the level of the tiles MapLibre asked at this zoom (512-pixel tiles: floor of the map's zoom, or the next).
+    const info = await s.get(`/dggs/${g}/zones/${encodeURIComponent(target.zoneId)}?f=json`);
+    expect(info.status).to.equal(200);
+    const level = ((await info.json()) as { level: number }).level;
+    const levels = await Promise.all([Math.floor(target.zoom), Math.ceil(target.zoom)].map(async (z) => Number((await s.get(`/dggs/${g}/tiles/WebMercatorQuad/${z}/0/0`)).headers.get('x-zone-level'))));
+    expect(levels, `the rule's levels at zoom ${target.zoom}`).to.include(level);
   });
 
   it('collection page: the data through its vector tiles, a legend, and hover values', async () => {

@@ -160,6 +160,31 @@ describe('HTTP: the pages\' map assets and favicon', function () {
     // Pages without a map load nothing of it.
     expect(pageMap(await (await s.get('/conformance?f=html')).text())).to.deep.equal({ css: undefined, script: undefined, config: undefined, frame: false });
   });
+
+  it('draws a grid\'s tiles on its page and its tileset\'s, and a collection\'s data on its grid\'s and tileset\'s pages, the tileset\'s query carried', async () => {
+    const raster = s.config.collections.find((c) => c.backing.kind === 'raster-url')!;
+    const g = s.config.grids.default;
+    const config = async (p: string) => {
+      const html = await (await s.get(p)).text();
+      // These pages have no SVG: the frame holds a note for browsers without the map.
+      expect(html, p).to.match(/<div class="mapframe" data-map-frame><p class="caption" data-map-fallback>/);
+      return pageMap(html).config!;
+    };
+    const bare = await config(`/dggs/${g}?f=html`);
+    expect(bare.outlines).to.deep.equal({ tileJson: `${s.base}/dggs/${g}/tiles/WebMercatorQuad?f=tilejson` });
+    expect(bare.hrefTemplate).to.equal(`${s.base}/dggs/${g}/zones/{id}?f=html`);
+    expect(bare.choropleth).to.equal(undefined);
+    const tileset = await config(`/dggs/H3/tiles/WebMercatorQuad?f=html&zone-level=2`);
+    expect((tileset.outlines as { tileJson: string }).tileJson).to.equal(`${s.base}/dggs/H3/tiles/WebMercatorQuad?zone-level=2&f=tilejson`);
+    // The TileJSON the map reads answers, and its tiles carry the query.
+    const tj = (await (await fetch((tileset.outlines as { tileJson: string }).tileJson)).json()) as { tiles: string[] };
+    expect(tj.tiles[0]).to.match(/\/dggs\/H3\/tiles\/WebMercatorQuad\/\{z\}\/\{y\}\/\{x\}\?zone-level=2$/);
+    const scoped = await config(`/collections/${raster.id}/dggs/H3?f=html`);
+    expect(scoped.choropleth!.tileJson).to.equal(`${s.base}/collections/${raster.id}/dggs/H3/tiles/WebMercatorQuad?f=tilejson`);
+    expect(scoped.outlines).to.equal(undefined);
+    const scopedSet = await config(`/collections/${raster.id}/dggs/${g}/tiles/WebMercatorQuad?f=html&properties=elevation`);
+    expect(scopedSet.choropleth!.tileJson).to.equal(`${s.base}/collections/${raster.id}/dggs/${g}/tiles/WebMercatorQuad?properties=elevation&f=tilejson`);
+  });
 });
 
 describe('HTTP: a configured basemap style', function () {

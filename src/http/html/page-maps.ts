@@ -20,8 +20,20 @@ export const hrefTemplate = (links: Links, pathWithId: string, query: Record<str
 
 const geoJsonAlternate = (list: Link[]) => list.find((l) => l.rel === 'alternate' && l.type?.startsWith('application/geo+json'))?.href;
 
-/** Collection page: its zones with values on the default grid, through the vector tiles, coloured by a field. */
-export function collectionMap(links: Links, c: Collection, gridId: string): MapConfig {
+/** A grid's zones over the world through its bare vector tiles, each zoom at the level the zoom-to-level rule gives (`tileJson`: the tileset's, with its query). */
+export function gridTilesMap(links: Links, gridId: string, tileJson?: string): MapConfig {
+  const grid = `/dggs/${encodeURIComponent(gridId)}`;
+  return {
+    fit: [-180, -60, 180, 75],
+    caption: `The zones of ${gridId} from its vector tiles: each zoom shows one level (zoom in for finer zones); hover a zone for its id, click it to open it.`,
+    idProperty: 'zoneId',
+    hrefTemplate: hrefTemplate(links, `${grid}/zones/{id}`),
+    outlines: { tileJson: tileJson ?? links.href(`${grid}/tiles/WebMercatorQuad`, { f: 'tilejson' }) },
+  };
+}
+
+/** Collection page: its zones with values on the default grid, through the vector tiles, coloured by a field (`tileJson`: a tileset's own, with its query). */
+export function collectionMap(links: Links, c: Collection, gridId: string, tileJson?: string): MapConfig {
   const grid = `/collections/${encodeURIComponent(c.id)}/dggs/${encodeURIComponent(gridId)}`;
   return {
     ...(c.extent?.spatial?.bbox?.[0] ? { fit: c.extent.spatial.bbox[0] } : {}),
@@ -35,7 +47,7 @@ export function collectionMap(links: Links, c: Collection, gridId: string): MapC
       // A datetime picker where the data has times (tiles of all times until one is given).
       ...(c.extent?.temporal?.interval?.length ? { datetime: '' } : {}),
       fields: [],
-      schemaUrl: links.href(`/collections/${encodeURIComponent(c.id)}/schema`, { f: 'json' }), tileJson: links.href(`${grid}/tiles/WebMercatorQuad`, { f: 'tilejson' }), sourceLayer: 'zones' },
+      schemaUrl: links.href(`/collections/${encodeURIComponent(c.id)}/schema`, { f: 'json' }), tileJson: tileJson ?? links.href(`${grid}/tiles/WebMercatorQuad`, { f: 'tilejson' }), sourceLayer: 'zones' },
   };
 }
 

@@ -51,6 +51,8 @@ export interface MapConfig {
   role?: string;
   /** The name of the form field a drawn box fills. */
   drawBox?: string;
+  /** A grid's vector tiles drawn as zone outlines (TileJSON of its bare tiles, layer `zones`): hover gives a zone's id. */
+  outlines?: { tileJson: string };
   choropleth?: {
     fields: { name: string; title?: string; unit?: string; minimum?: number; maximum?: number }[];
     /** Colours from low to high, and the opacity of a zone with a value. */

@@ -8,6 +8,7 @@ import { offeredBy, type Format } from '../../formats/registry.js';
 import type { Links } from '../links.js';
 import type { ZonesService } from '../../app/zones/zones-service.js';
 import type { Dggrs, ZoneDescription } from '../../domain/dggrs/dggrs.js';
+import { collectionMap, gridTilesMap } from '../html/page-maps.js';
 import { contextLinks, crumbsFor, enc, gridPath, gridSummaryLinks, rel, zoneTemplates, type DggsForm, type Scope } from '../grid-scope.js';
 
 /** The grids: their list and each grid's description, in JSON and as pages. */
@@ -117,5 +118,7 @@ function gridPage(links: Links, scope: Scope, grid: Dggrs, body: ReturnType<type
     zonesHref: links.href(`${gridPath(scope, grid)}/zones`),
     levels,
     level0: level0.map((zid) => ({ id: zid, href: links.href(`${gridPath(scope, grid)}/zones/${enc(zid)}`, { f: 'html' }) })),
+    // The grid's zones through its tiles; a collection's grid: its data on this grid.
+    mapConfig: scope.collection ? collectionMap(links, scope.collection, grid.id) : gridTilesMap(links, grid.id),
   });
 }

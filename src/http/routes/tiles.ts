@@ -2,6 +2,7 @@ import { z } from '../schemas/zod.js';
 import { defineRoute, json, type AnyRoute, type Reply } from '../route.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
+import { collectionMap, gridTilesMap } from '../html/page-maps.js';
 import type { Links } from '../links.js';
 import type { RouteModule } from '../route-module.js';
 import { CONF } from '../../formats/conformance-classes.js';
@@ -245,13 +246,16 @@ function tileJson(set: Tileset, fields: string[], template: string, links: Links
 
 function tilesetPage(service: TilesService, set: Tileset, scope: Scope, links: Links, body: ReturnType<typeof tileSetBody>, template: string): Reply {
   const zooms = Array.from({ length: set.maxZoom + 1 }, (_, z) => ({ z, level: service.levelFor(set.grid, z) }));
+  const tilejson = body.links.find((l) => l.type === mediaType('tilejson'))?.href;
   return renderHtml('tileset', {
     title: body.title,
+    // The tileset drawn, with its query (properties, datetime, zone-level) carried by its TileJSON link.
+    mapConfig: set.collection ? collectionMap(links, set.collection, set.grid.id, tilejson) : gridTilesMap(links, set.grid.id, tilejson),
     crumbs: crumbsFor(links, scope, set.grid, [[`Tiles (${TMS})`, '']]),
     links: body.links,
     tileset: body,
     template,
-    tilejson: body.links.find((l) => l.type === mediaType('tilejson'))?.href,
+    tilejson,
     zooms,
     layer: MVT_LAYER,
     fields: Object.keys((body.layers[0]!.propertiesSchema.properties as Record<string, unknown>)),

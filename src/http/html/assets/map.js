@@ -60,6 +60,7 @@ function start(cfg, frame) {
 
 async function addContent(map, cfg, panel) {
   if (cfg.choropleth) return choropleth(map, cfg, panel);
+  if (cfg.outlines) return outlines(map, cfg);
   const data = cfg.data ?? (await fetchJson(cfg.dataUrl));
   map.addSource('content', { type: 'geojson', data });
   // A feature's colour by its `role` (zone info), else the page's (`cfg.role`).
@@ -72,6 +73,15 @@ async function addContent(map, cfg, panel) {
   const tip = (f) => f.properties.title ?? f.properties[cfg.idProperty] ?? f.id;
   interact(map, cfg, ['fill', 'points'], tip);
   if (cfg.drawBox) drawBox(map, panel, cfg.drawBox);
+}
+
+/** A grid's zones from its vector tiles: a faint fill (what hover and click find) under the outlines. */
+function outlines(map, cfg) {
+  map.addSource('content', { type: 'vector', url: new URL(cfg.outlines.tileJson, location.href).href });
+  const layer = { source: 'content', 'source-layer': 'zones' };
+  map.addLayer({ id: 'fill', type: 'fill', ...layer, paint: { 'fill-color': ROLE_COLOURS.zone, 'fill-opacity': 0.12 } });
+  map.addLayer({ id: 'outline', type: 'line', ...layer, paint: { 'line-color': '#0b4f94', 'line-width': 0.8 } });
+  interact(map, cfg, ['fill'], (f) => f.properties[cfg.idProperty]);
 }
 
 /** Zones coloured by one numeric field, with a field picker, a legend and (zone data) depth and datetime pickers. */
