@@ -65,6 +65,10 @@ export function crossOrigin(config: CorsConfig, server: Server, routes: readonly
   const admits = (allowed: Allowed, origin: string) => allowed === '*' || allowed.includes(origin);
 
   const exposed = EXPOSED_HEADERS.join(',');
+  // The headers of actual answers depend on the policy alone: one handler each, made once (a
+  // preflight's depend on its path's methods).
+  const publicAnswer = corsHandler(publicAllowed);
+  const securedAnswer = corsHandler(securedAllowed);
   return (req, res, routable = true) => {
     const origin = req.headers.origin;
     if (origin === undefined) {
@@ -79,36 +83,32 @@ export function crossOrigin(config: CorsConfig, server: Server, routes: readonly
       } else varyOn(res, 'Origin');
       return false;
     }
-    let url: URL | undefined;
-    try {
-      // restify 12 builds a WHATWG URL (its types still say url.Url).
-      url = routable ? (req.getUrl() as unknown as URL) : undefined;
-    } catch {
-      url = undefined;
-    }
+    // restify 12 builds a WHATWG URL (its types still say url.Url); a routable request's URL was
+    // parsed already (server.ts), so this reads restify's cached one.
+    const url = routable ? (req.getUrl() as unknown as URL) : undefined;
     const wanted = req.headers['access-control-request-method'];
-    if (url && req.method === 'OPTIONS' && typeof origin === 'string' && typeof wanted === 'string') {
+    if (url && req.method === 'OPTIONS' && typeof wanted === 'string') {
       const methods = METHODS.filter((m) => lookup(m, url));
       if (methods.length > 0) {
         const route = lookup(wanted.toUpperCase(), url);
         const allowed = allowedFor(route);
         if (!admits(allowed, origin)) return false;
-        apply(req, res, allowed, { methods, headers: route?.secured ? SECURED_HEADERS : READ_HEADERS, maxAge: config.maxAgeSeconds });
+        run(corsHandler(allowed, { methods, headers: route?.secured ? SECURED_HEADERS : READ_HEADERS, maxAge: config.maxAgeSeconds }), req, res);
         return true;
       }
     }
-    apply(req, res, allowedFor(url && lookup(req.method ?? 'GET', url)));
+    run(url && lookup(req.method ?? 'GET', url)?.secured ? securedAnswer : publicAnswer, req, res);
     return false;
   };
 }
 
 /**
- * The cors package's headers for one request: with `preflight`, its answer (204, ended here);
- * without, the headers of an actual answer (an OPTIONS that is not an answered preflight goes on
- * as one).
+ * The cors package's handler of a policy: with `preflight`, its answer (204, ended by the
+ * handler); without, the headers of an actual answer (an OPTIONS that is not an answered
+ * preflight goes on as one).
  */
-function apply(req: Request, res: Response, allowed: Allowed, preflight?: { methods: string[]; headers: string[]; maxAge: number }): void {
-  const handle = cors({
+function corsHandler(allowed: Allowed, preflight?: { methods: string[]; headers: string[]; maxAge: number }): CorsHandler {
+  return cors({
     // An array is matched against Origin and reflected, with Vary: Origin, even when it does not match.
     origin: allowed,
     methods: preflight?.methods ?? [],
@@ -117,5 +117,10 @@ function apply(req: Request, res: Response, allowed: Allowed, preflight?: { meth
     exposedHeaders: EXPOSED_HEADERS,
     preflightContinue: !preflight,
   });
+}
+
+type CorsHandler = ReturnType<typeof cors>;
+
+function run(handle: CorsHandler, req: Request, res: Response): void {
   handle(req, res, () => {});
 }
