@@ -77,13 +77,8 @@ export async function createApp(config: Config, logger?: Logger): Promise<App> {
     http,
     logger: container.get<Logger>(TOKENS.Logger),
     listen: async () => {
-      const port = await new Promise<number>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(config.server.port, config.server.host, () => {
-          resolveSelf(config, server.address().port);
-          resolve(server.address().port);
-        });
-      });
+      const { port } = (await listenAt(server.server, { host: config.server.host, port: config.server.port })) as { port: number };
+      resolveSelf(config, port);
       try {
         if (admin && config.server.admin) adminAt = await listenAt(admin.server, config.server.admin);
       } catch (err) {
@@ -96,7 +91,7 @@ export async function createApp(config: Config, logger?: Logger): Promise<App> {
     close: async () => {
       // Probes on connections still open while the requests finish see the service leaving.
       container.get<HealthService>(TOKENS.HealthService).stopping();
-      await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), admin && closeListener(admin.server, adminAt)]);
+      await Promise.all([closeListener(server.server, undefined), admin && closeListener(admin.server, adminAt)]);
       await runner.stop();
       await Promise.all([datastore.close(), container.get<LakeReader>(TOKENS.LakeReader).close()]);
     },

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { chmodSync, lstatSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -15,29 +16,21 @@ export async function listenAt(server: net.Server, at: ListenAt): Promise<Listen
   if ('socket' in at) {
     const file = path.resolve(at.socket);
     await clearStaleSocket(file);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      // The socket is bound inside listen(): the mask covers its creation, so it is never open to others.
-      const mask = process.umask(0o177);
-      try {
-        server.listen(file, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      } finally {
-        process.umask(mask);
-      }
-    });
+    const listening = once(server, 'listening');
+    // The socket is bound inside listen(): the mask covers its creation, so it is never open to others.
+    const mask = process.umask(0o177);
+    try {
+      server.listen(file);
+    } finally {
+      process.umask(mask);
+    }
+    await listening;
     chmodSync(file, 0o600);
     return { socket: file };
   }
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(at.port, at.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  const listening = once(server, 'listening');
+  server.listen(at.port, at.host);
+  await listening;
   return { host: at.host, port: (server.address() as net.AddressInfo).port };
 }
 
