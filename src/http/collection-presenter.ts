@@ -1,6 +1,7 @@
 import type { Links } from './links.js';
 import type { Collection as CollectionSchema } from './schemas/collections.js';
 import { publicSourceHref } from './source-files.js';
+import { collectionScope, TILE_REL, tilesPath } from './grid-scope.js';
 import { frameAround, svgMap } from './html/svg-map.js';
 import { offeredBy, type Format } from '../formats/registry.js';
 import type { Collection } from '../domain/collection.js';
@@ -20,7 +21,7 @@ export const KIND_LABEL: Record<Collection['backing']['kind'], string> = {
  * The contract's Collection body with its links; `tilesGrid`: the grid whose vector tiles of the
  * collection's data it links to (OGC API Tiles `tilesets-vector`).
  */
-export function collectionBody(c: Collection, links: Links, format: Format, tilesGrid?: string): CollectionSchema {
+export function collectionBody(c: Collection, links: Links, format: Format, tilesGrid: string): CollectionSchema {
   const base = `/collections/${encodeURIComponent(c.id)}`;
   const list = [
     ...links.selfAndAlternates(base, format, COLLECTION_FORMATS, {}, c.title),
@@ -28,7 +29,7 @@ export function collectionBody(c: Collection, links: Links, format: Format, tile
     links.link('describedby', `${base}/schema`, { type: 'application/schema+json', title: 'Schema' }),
     links.link('https://www.opengis.net/def/rel/ogc/1.0/dggrs-list', `${base}/dggs`, { type: 'application/json', title: 'Grids of this collection' }),
   ];
-  if (tilesGrid) list.push(links.link('http://www.opengis.net/def/rel/ogc/1.0/tilesets-vector', `${base}/dggs/${encodeURIComponent(tilesGrid)}/tiles`, { type: 'application/json', title: `Vector tiles of the data on ${tilesGrid}` }));
+  list.push(links.link(TILE_REL.tilesetsVector, tilesPath(collectionScope(c), { id: tilesGrid }), { type: 'application/json', title: `Vector tiles of the data on ${tilesGrid}` }));
   const hasItems = c.backing.kind === 'parquet-lake';
   if (hasItems) list.push(links.link('items', `${base}/items`, { type: 'application/geo+json', title: 'Raw rows' }));
   return {

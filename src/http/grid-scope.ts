@@ -26,6 +26,13 @@ export const rel = {
   dataset: `${REL}/dataset`,
 };
 
+/** OGC API Tiles' link relations (in the http form OGC API Tiles writes them). */
+export const TILE_REL = {
+  tilesetsVector: 'http://www.opengis.net/def/rel/ogc/1.0/tilesets-vector',
+  tilingScheme: 'http://www.opengis.net/def/rel/ogc/1.0/tiling-scheme',
+  geodata: 'http://www.opengis.net/def/rel/ogc/1.0/geodata',
+};
+
 export const enc = encodeURIComponent;
 
 export interface Scope {
@@ -73,8 +80,18 @@ export function dggsForm(scoped: boolean, service: ZonesService): DggsForm {
   };
 }
 
-export function gridPath(scope: Scope, grid: Dggrs): string {
+export function gridPath(scope: Scope, grid: Pick<Dggrs, 'id'>): string {
   return `${scope.prefix}/dggs/${enc(grid.id)}`;
+}
+
+/** The tilesets of a grid, or of a collection's data on it (docs/tiles.md). */
+export function tilesPath(scope: Scope, grid: Pick<Dggrs, 'id'>): string {
+  return `${gridPath(scope, grid)}/tiles`;
+}
+
+/** The scope of a collection's own routes. */
+export function collectionScope(collection: Collection): Scope {
+  return { collection, prefix: `/collections/${enc(collection.id)}` };
 }
 
 export function crumbsFor(links: Links, scope: Scope, grid?: Dggrs, tail: [string, string][] = []): [string, string][] {

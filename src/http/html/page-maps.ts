@@ -2,9 +2,11 @@ import type { Links } from '../links.js';
 import type { Link } from '../schemas/common.js';
 import type { MapConfig } from './render.js';
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
-import type { Collection } from '../../domain/collection.js';
 import type { ZoneData } from '../../domain/zone-data.js';
 import { zoneGeometry } from '../encoders/zone-list-geojson.js';
+import { gridPath, tilesPath, type Scope } from '../grid-scope.js';
+import { WEB_MERCATOR_QUAD } from '../../domain/tiles/web-mercator-quad.js';
+import { F_VALUE } from '../../formats/registry.js';
 
 /** The interactive maps of the HTML pages (drawn by assets/map.js; docs/maps.md). */
 
@@ -15,39 +17,38 @@ export const CHOROPLETH_OPACITY = 0.85;
 
 const ID = '__id__';
 /** A page URL with `{id}` where a feature's id goes (map.js fills it in). */
-export const hrefTemplate = (links: Links, pathWithId: string, query: Record<string, unknown> = {}) =>
+const hrefTemplate = (links: Links, pathWithId: string, query: Record<string, unknown> = {}) =>
   links.href(pathWithId.replace('{id}', ID), { ...query, f: 'html' }).replace(ID, '{id}');
 
 const geoJsonAlternate = (list: Link[]) => list.find((l) => l.rel === 'alternate' && l.type?.startsWith('application/geo+json'))?.href;
 
-/** A grid's zones over the world through its bare vector tiles, each zoom at the level the zoom-to-level rule gives (`tileJson`: the tileset's, with its query). */
-export function gridTilesMap(links: Links, gridId: string, tileJson?: string): MapConfig {
-  const grid = `/dggs/${encodeURIComponent(gridId)}`;
+/**
+ * A grid's tiles drawn (`tileJson`: a tileset's own TileJSON, with its query; else the tileset's
+ * plain one): on a collection its zones with values, coloured by a field (the fields come from the
+ * schema: a lake's are its files' columns, read at run time), with a datetime picker where the data
+ * has times (tiles of all times until one is given), fitted to its extent; on a bare grid its zones
+ * over the world as outlines, each zoom at the level the zoom-to-level rule gives.
+ */
+export function tilesMap(links: Links, scope: Scope, gridId: string, tileJson?: string): MapConfig {
+  const grid = gridPath(scope, { id: gridId });
+  const common = { idProperty: 'zoneId', hrefTemplate: hrefTemplate(links, `${grid}/zones/{id}`) };
+  const tiles = tileJson ?? links.href(`${tilesPath(scope, { id: gridId })}/${WEB_MERCATOR_QUAD.id}`, { f: F_VALUE.tilejson });
+  const c = scope.collection;
+  if (!c) {
+    return { ...common, fit: [-180, -60, 180, 75], caption: `The zones of ${gridId} from its vector tiles: each zoom shows one level (zoom in for finer zones); hover a zone for its id, click it to open it.`, outlines: { tileJson: tiles } };
+  }
   return {
-    fit: [-180, -60, 180, 75],
-    caption: `The zones of ${gridId} from its vector tiles: each zoom shows one level (zoom in for finer zones); hover a zone for its id, click it to open it.`,
-    idProperty: 'zoneId',
-    hrefTemplate: hrefTemplate(links, `${grid}/zones/{id}`),
-    outlines: { tileJson: tileJson ?? links.href(`${grid}/tiles/WebMercatorQuad`, { f: 'tilejson' }) },
-  };
-}
-
-/** Collection page: its zones with values on the default grid, through the vector tiles, coloured by a field (`tileJson`: a tileset's own, with its query). */
-export function collectionMap(links: Links, c: Collection, gridId: string, tileJson?: string): MapConfig {
-  const grid = `/collections/${encodeURIComponent(c.id)}/dggs/${encodeURIComponent(gridId)}`;
-  return {
+    ...common,
     ...(c.extent?.spatial?.bbox?.[0] ? { fit: c.extent.spatial.bbox[0] } : {}),
     caption: `Zones of ${gridId} with a value, coloured by the field; hover a zone for its value, click it to open it.`,
-    idProperty: 'zoneId',
-    hrefTemplate: hrefTemplate(links, `${grid}/zones/{id}`),
-    // The fields come from the schema (a lake's are its files' columns, read at run time).
     choropleth: {
       ramp: CHOROPLETH_RAMP,
       opacity: CHOROPLETH_OPACITY,
-      // A datetime picker where the data has times (tiles of all times until one is given).
       ...(c.extent?.temporal?.interval?.length ? { datetime: '' } : {}),
       fields: [],
-      schemaUrl: links.href(`/collections/${encodeURIComponent(c.id)}/schema`, { f: 'json' }), tileJson: tileJson ?? links.href(`${grid}/tiles/WebMercatorQuad`, { f: 'tilejson' }), sourceLayer: 'zones' },
+      schemaUrl: links.href(`${scope.prefix}/schema`, { f: 'json' }),
+      tileJson: tiles,
+    },
   };
 }
 

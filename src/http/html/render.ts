@@ -60,9 +60,8 @@ export interface MapConfig {
     opacity: number;
     /** A JSON Schema of the collection whose numeric properties are the fields (fetched by the map). */
     schemaUrl?: string;
-    /** TileJSON of vector tiles (layer `sourceLayer`, default `zones`); else GeoJSON from `dataUrl`. */
+    /** TileJSON of vector tiles (layer `zones`); else GeoJSON from `dataUrl`. */
     tileJson?: string;
-    sourceLayer?: string;
     depths?: number[];
     depth?: number;
     /** Present: a datetime picker is shown, with this value. */

@@ -66,8 +66,9 @@ export function assetRoutes(options: AssetRouteOptions = {}): RouteModule {
     tags: ['Capabilities'],
     internal: true,
     responses: {},
-    validators: 'request',
-    handler: async () => ({ contentType: 'image/svg+xml', body: FAVICON_SVG, headers: { 'Cache-Control': 'public, max-age=86400' } }),
+    // A day, on its 304s as on its answers.
+    validators: { cacheControl: 'public, max-age=86400' },
+    handler: async () => ({ contentType: 'image/svg+xml', body: FAVICON_SVG }),
   });
 
   return { routes: [file, style, favicon] satisfies AnyRoute[] };

@@ -2,7 +2,8 @@ import { CollectionsResponse, Collection as CollectionSchema, collectionIdParams
 import { defineRoute, json, type AnyRoute } from '../route.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
-import { collectionMap } from '../html/page-maps.js';
+import { tilesMap } from '../html/page-maps.js';
+import { collectionScope } from '../grid-scope.js';
 import { CONF } from '../../formats/conformance-classes.js';
 import type { SourceFiles } from '../source-files.js';
 import type { RouteModule } from '../route-module.js';
@@ -12,7 +13,7 @@ import { collectionSchemaRoute } from './collection-schema.js';
 import { collectionSourceFileRoute } from './collection-source-file.js';
 
 /** `tilesGrid`: the grid whose vector tiles collections link to, and which the collection page's map draws. */
-export function collectionRoutes(service: CollectionsService, sources: SourceFiles, tilesGrid?: string): RouteModule {
+export function collectionRoutes(service: CollectionsService, sources: SourceFiles, tilesGrid: string): RouteModule {
   return {
     routes: [collectionListRoute(service, tilesGrid), collectionRoute(service, tilesGrid), collectionSchemaRoute(service, 'queryables'), collectionSchemaRoute(service, 'schema'), collectionSourceFileRoute(service, sources)],
     conformance: [CONF.collections, CONF.collectionsJson, CONF.collectionsHtml, CONF.featuresQueryables],
@@ -20,7 +21,7 @@ export function collectionRoutes(service: CollectionsService, sources: SourceFil
 }
 
 /** GET /collections: the collections served. */
-function collectionListRoute(service: CollectionsService, tilesGrid?: string): AnyRoute {
+function collectionListRoute(service: CollectionsService, tilesGrid: string): AnyRoute {
   return defineRoute({
     method: 'get',
     path: '/collections',
@@ -48,7 +49,7 @@ function collectionListRoute(service: CollectionsService, tilesGrid?: string): A
 }
 
 /** GET /collections/{collection_id}: one collection described. */
-function collectionRoute(service: CollectionsService, tilesGrid?: string): AnyRoute {
+function collectionRoute(service: CollectionsService, tilesGrid: string): AnyRoute {
   return defineRoute({
     method: 'get',
     path: '/collections/{collection_id}',
@@ -64,6 +65,7 @@ function collectionRoute(service: CollectionsService, tilesGrid?: string): AnyRo
       const c = service.get(params.collection_id);
       const body = collectionBody(c, links, format, tilesGrid);
       if (format === 'html') {
+        const map = extentMap(c);
         return renderHtml('collection', {
           title: c.title,
           crumbs: [['Home', links.href('/')], ['Collections', links.href('/collections', { f: 'html' })], [c.title, '']],
@@ -71,9 +73,9 @@ function collectionRoute(service: CollectionsService, tilesGrid?: string): AnyRo
           collection: body,
           kind: KIND_LABEL[c.backing.kind],
           source: sourceOf(c, links),
-          map: extentMap(c),
+          map,
           // Only where the SVG extent map is (the interactive map takes its place).
-          mapConfig: tilesGrid && c.extent?.spatial?.bbox?.length ? collectionMap(links, c, tilesGrid) : undefined,
+          mapConfig: map && tilesMap(links, collectionScope(c), tilesGrid),
           dggsHref: links.href(`/collections/${encodeURIComponent(c.id)}/dggs`, { f: 'html' }),
           itemsHref: c.backing.kind === 'parquet-lake' ? links.href(`/collections/${encodeURIComponent(c.id)}/items`, { f: 'html' }) : undefined,
         });

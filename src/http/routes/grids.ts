@@ -8,8 +8,8 @@ import { offeredBy, type Format } from '../../formats/registry.js';
 import type { Links } from '../links.js';
 import type { ZonesService } from '../../app/zones/zones-service.js';
 import type { Dggrs, ZoneDescription } from '../../domain/dggrs/dggrs.js';
-import { collectionMap, gridTilesMap } from '../html/page-maps.js';
-import { contextLinks, crumbsFor, enc, gridPath, gridSummaryLinks, rel, zoneTemplates, type DggsForm, type Scope } from '../grid-scope.js';
+import { tilesMap } from '../html/page-maps.js';
+import { contextLinks, crumbsFor, enc, gridPath, gridSummaryLinks, rel, TILE_REL, tilesPath, zoneTemplates, type DggsForm, type Scope } from '../grid-scope.js';
 
 /** The grids: their list and each grid's description, in JSON and as pages. */
 const GRID_FORMATS = offeredBy('resource');
@@ -32,7 +32,7 @@ function gridBody(links: Links, scope: Scope, grid: Dggrs, format: Format) {
       { href: grid.uri, rel: rel.definition, title: `Definition of ${grid.id}` },
       links.link(rel.zoneQuery, `${path}/zones`, { type: 'application/json', title: 'Zone list' }),
       links.link(rel.list, `${scope.prefix}/dggs`, { type: 'application/json', title: 'All grids' }),
-      links.link('http://www.opengis.net/def/rel/ogc/1.0/tilesets-vector', `${path}/tiles`, { type: 'application/json', title: 'Vector tiles of the zones' }),
+      links.link(TILE_REL.tilesetsVector, tilesPath(scope, grid), { type: 'application/json', title: 'Vector tiles of the zones' }),
       ...contextLinks(links, scope),
     ],
   };
@@ -119,6 +119,6 @@ function gridPage(links: Links, scope: Scope, grid: Dggrs, body: ReturnType<type
     levels,
     level0: level0.map((zid) => ({ id: zid, href: links.href(`${gridPath(scope, grid)}/zones/${enc(zid)}`, { f: 'html' }) })),
     // The grid's zones through its tiles; a collection's grid: its data on this grid.
-    mapConfig: scope.collection ? collectionMap(links, scope.collection, grid.id) : gridTilesMap(links, grid.id),
+    mapConfig: tilesMap(links, scope, grid.id),
   });
 }

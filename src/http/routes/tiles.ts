@@ -2,7 +2,7 @@ import { z } from '../schemas/zod.js';
 import { defineRoute, json, type AnyRoute, type Reply } from '../route.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
-import { collectionMap, gridTilesMap } from '../html/page-maps.js';
+import { tilesMap } from '../html/page-maps.js';
 import type { Links } from '../links.js';
 import type { RouteModule } from '../route-module.js';
 import { CONF } from '../../formats/conformance-classes.js';
@@ -28,7 +28,7 @@ import {
   TileMatrixSetIdParam,
   type TileLink,
 } from '../schemas/tiles.js';
-import { crumbsFor, enc, gridPath, rel, type Scope } from '../grid-scope.js';
+import { collectionScope, crumbsFor, gridPath, rel, TILE_REL, tilesPath, type Scope } from '../grid-scope.js';
 
 /**
  * Vector tiles of zones (OGC API - Tiles, docs/tiles.md): for each grid, bare
@@ -38,11 +38,6 @@ import { crumbsFor, enc, gridPath, rel, type Scope } from '../grid-scope.js';
  */
 const TMS = WEB_MERCATOR_QUAD.id;
 const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
-export const TILE_REL = {
-  tilesetsVector: 'http://www.opengis.net/def/rel/ogc/1.0/tilesets-vector',
-  tilingScheme: 'http://www.opengis.net/def/rel/ogc/1.0/tiling-scheme',
-  geodata: 'http://www.opengis.net/def/rel/ogc/1.0/geodata',
-};
 
 type SelectionQuery = { properties?: string[] | undefined; datetime?: string | undefined; filter?: string | undefined; 'filter-lang'?: 'cql2-text' | 'cql2-json' | undefined; 'zone-level'?: number | undefined };
 
@@ -59,7 +54,7 @@ export function tileRoutes(service: TilesService): RouteModule {
 function scopeOf(service: TilesService, params: { collection_id?: unknown }): Scope {
   if (typeof params.collection_id !== 'string') return { prefix: '' };
   const collection = service.collection(params.collection_id);
-  return { collection, prefix: `/collections/${enc(collection.id)}` };
+  return collectionScope(collection);
 }
 
 function base(scoped: boolean): string {
@@ -113,10 +108,6 @@ function checkTms(id: string): void {
   if (id !== TMS) throw new NotFoundError('Tile matrix set not found', `Tiles are offered in ${TMS} only (see /tileMatrixSets).`);
 }
 
-function tilesPath(scope: Scope, gridId: string): string {
-  return `${scope.prefix}/dggs/${enc(gridId)}/tiles`;
-}
-
 function title(set: Tileset): string {
   return set.collection ? `${set.collection.title} on ${set.grid.id}` : `Zones of ${set.grid.id}`;
 }
@@ -132,7 +123,7 @@ function tilesetsRoute(service: TilesService, scoped: boolean): AnyRoute {
     handler: async ({ params, links }) => {
       const scope = scopeOf(service, params);
       const set = service.tileset(params.dggrs_id, scope.collection?.id);
-      const path = tilesPath(scope, set.grid.id);
+      const path = tilesPath(scope, set.grid);
       return json({
         tilesets: [
           {
@@ -171,24 +162,24 @@ function tilesetRoute(service: TilesService, scoped: boolean): AnyRoute {
       const set = service.tileset(params.dggrs_id, scope.collection?.id);
       const q = query as SelectionQuery;
       const fields = scope.collection ? await service.tileFields(scope.collection.id, q.properties) : [];
-      const path = tilesPath(scope, set.grid.id);
+      const path = tilesPath(scope, set.grid);
       const template = tileTemplate(links, path, carried(q));
       if (format === 'tilejson') return { contentType: mediaType('tilejson'), body: tileJson(set, fields, template, links, path, q) };
-      const body = tileSetBody(set, fields, template, links, path, q, format);
+      const body = tileSetBody(set, scope, fields, template, links, path, q, format);
       return format === 'html' ? tilesetPage(service, set, scope, links, body, template) : json(body);
     },
   });
 }
 
-function tileSetBody(set: Tileset, fields: string[], template: string, links: Links, path: string, q: SelectionQuery, format: Format) {
+function tileSetBody(set: Tileset, scope: Scope, fields: string[], template: string, links: Links, path: string, q: SelectionQuery, format: Format) {
   const carriedQuery = carried(q);
   const [w, s, e, n] = set.bounds;
   const list: TileLink[] = [
     ...links.selfAndAlternates(`${path}/${TMS}`, format, TILESET_FORMATS, carriedQuery, title(set)),
     links.link(TILE_REL.tilingScheme, `/tileMatrixSets/${TMS}`, { type: 'application/json', title: TMS }),
     { href: tileTemplate(links, path, carriedQuery, 'ogc'), rel: 'item', type: mediaType('mvt'), title: 'Tiles (Mapbox Vector Tile)', templated: true },
-    links.link(rel.dggrs, gridPath(set.collection ? { collection: set.collection, prefix: `/collections/${enc(set.collection.id)}` } : { prefix: '' }, set.grid), { type: 'application/json', title: set.grid.title }),
-    ...(set.collection ? [links.link(TILE_REL.geodata, `/collections/${enc(set.collection.id)}`, { type: 'application/json', title: set.collection.title })] : []),
+    links.link(rel.dggrs, gridPath(scope, set.grid), { type: 'application/json', title: set.grid.title }),
+    ...(scope.collection ? [links.link(TILE_REL.geodata, scope.prefix, { type: 'application/json', title: scope.collection.title })] : []),
   ];
   return {
     title: title(set),
@@ -250,7 +241,7 @@ function tilesetPage(service: TilesService, set: Tileset, scope: Scope, links: L
   return renderHtml('tileset', {
     title: body.title,
     // The tileset drawn, with its query (properties, datetime, zone-level) carried by its TileJSON link.
-    mapConfig: set.collection ? collectionMap(links, set.collection, set.grid.id, tilejson) : gridTilesMap(links, set.grid.id, tilejson),
+    mapConfig: tilesMap(links, scope, set.grid.id, tilejson),
     crumbs: crumbsFor(links, scope, set.grid, [[`Tiles (${TMS})`, '']]),
     links: body.links,
     tileset: body,

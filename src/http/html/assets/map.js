@@ -5,6 +5,8 @@
 import * as maplibregl from './maplibre-gl.mjs';
 
 const NO_VALUE = '#9aa5b1';
+/** The one layer of the service's vector tiles (src/formats/mvt.ts). */
+const TILE_LAYER = 'zones';
 const ROLE_COLOURS = { zone: '#0b6bcb', parent: '#8aa0b6', neighbour: '#f2f5f8', child: '#5ec962', feature: '#d9480f' };
 
 const config = JSON.parse(document.getElementById('map-config').textContent);
@@ -35,9 +37,10 @@ function start(cfg, frame) {
   map.on('error', async (e) => {
     console.warn('map:', e.error);
     if (panel.querySelector('.map-error')) return;
-    panel.append(el('div', { class: 'map-error' }));
+    // Said at once, so that the errors of the next tiles keep away; its reason follows.
+    const pending = showError(panel, '…');
     const reason = e.error?.body?.text ? serviceError(e.error.status, await e.error.body.text().catch(() => '')) : e.error?.message;
-    panel.querySelector('.map-error')?.replaceChildren(`Map data could not be loaded: ${reason ?? 'error'}`);
+    if (pending.isConnected) showError(panel, reason);
   });
   map.on('load', async () => {
     // The SVG, its caption and what else describes it only (data-map-fallback) give way to the map.
@@ -48,8 +51,7 @@ function start(cfg, frame) {
     try {
       await addContent(map, cfg, panel);
     } catch (err) {
-      panel.querySelector('.map-error')?.remove();
-      panel.append(el('div', { class: 'map-error' }, `Map data could not be loaded: ${err.message}`));
+      showError(panel, err.message);
     }
     map.once('idle', () => {
       frame.dataset.mapState = 'idle';
@@ -78,7 +80,7 @@ async function addContent(map, cfg, panel) {
 /** A grid's zones from its vector tiles: a faint fill (what hover and click find) under the outlines. */
 function outlines(map, cfg) {
   map.addSource('content', { type: 'vector', url: new URL(cfg.outlines.tileJson, location.href).href });
-  const layer = { source: 'content', 'source-layer': 'zones' };
+  const layer = { source: 'content', 'source-layer': TILE_LAYER };
   map.addLayer({ id: 'fill', type: 'fill', ...layer, paint: { 'fill-color': ROLE_COLOURS.zone, 'fill-opacity': 0.12 } });
   map.addLayer({ id: 'outline', type: 'line', ...layer, paint: { 'line-color': '#0b4f94', 'line-width': 0.8 } });
   interact(map, cfg, ['fill'], (f) => f.properties[cfg.idProperty]);
@@ -106,7 +108,7 @@ async function choropleth(map, cfg, panel) {
 
   const vector = c.tileJson !== undefined;
   let values = [];
-  const layer = vector ? { source: 'content', 'source-layer': c.sourceLayer ?? 'zones' } : { source: 'content' };
+  const layer = vector ? { source: 'content', 'source-layer': TILE_LAYER } : { source: 'content' };
   // A vector source's URL cannot change: another datetime is another source, under the same layers.
   const addSource = (source) => {
     if (map.getSource('content')) ['outline', 'fill'].forEach((id) => map.removeLayer(id)), map.removeSource('content');
@@ -143,7 +145,7 @@ async function choropleth(map, cfg, panel) {
   };
   // Tiles: min and max from the features loaded so far (when the field's metadata has none).
   const sampleTiles = () => {
-    values = map.querySourceFeatures('content', { sourceLayer: c.sourceLayer ?? 'zones' }).map((f) => f.properties[state.field]);
+    values = map.querySourceFeatures('content', { sourceLayer: TILE_LAYER }).map((f) => f.properties[state.field]);
     restyle();
   };
   const reload = async () => {
@@ -161,13 +163,17 @@ async function choropleth(map, cfg, panel) {
     if (!cfg.fit && !fitted) (fitted = true), fit(map, data);
   };
   let fitted = false;
-  fieldPicker.input.addEventListener('change', () => ((state.field = fieldPicker.input.value), reload()));
-  depthPicker?.input.addEventListener('change', () => ((state.depth = Number(depthPicker.input.value)), reload()));
+  // A pick the service refuses (a depth past limits.maxSubZones, say) says why under the pickers.
+  const refresh = () => {
+    panel.querySelectorAll('.map-error').forEach((e) => e.remove());
+    reload().catch((err) => showError(panel, err.message));
+  };
+  fieldPicker.input.addEventListener('change', () => ((state.field = fieldPicker.input.value), refresh()));
+  depthPicker?.input.addEventListener('change', () => ((state.depth = Number(depthPicker.input.value)), refresh()));
   timeInput?.addEventListener('change', () => {
     state.datetime = timeInput.value.trim();
-    panel.querySelectorAll('.map-error').forEach((e) => e.remove());
     if (vector) addSource({ type: 'vector', url: tileJson() });
-    reload();
+    refresh();
   });
   if (vector) map.on('sourcedata', (e) => e.sourceId === 'content' && e.isSourceLoaded && sampleTiles());
   await reload();
@@ -259,6 +265,14 @@ function fit(map, data) {
 /** [w, s, e, n] to MapLibre bounds; west > east crosses the antimeridian. */
 function boundsOf([w, s, e, n]) {
   return [[w, Math.max(s, -85)], [e < w ? e + 360 : e, Math.min(n, 85)]];
+}
+
+/** Says under the map's controls why its data could not be loaded, in place of what was said before; returns the note. */
+function showError(panel, reason) {
+  panel.querySelector('.map-error')?.remove();
+  const note = el('div', { class: 'map-error' }, `Map data could not be loaded: ${reason ?? 'error'}`);
+  panel.append(note);
+  return note;
 }
 
 async function fetchJson(url) {
