@@ -2,14 +2,15 @@ import { geoJSONToTile, type GeoJSONVTFeature, type GeoJSONVTTile } from '@mapli
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import type { ZonePolygon } from '../domain/geometry/rfc7946.js';
 import type { Stepped } from '../domain/dggrs/dggrs.js';
+import { ringArea } from '../domain/aggregation/planar.js';
 
 /** The one layer of a zone tile. */
 export const MVT_LAYER = 'zones';
 /** Zones cut at a time: a slice of work of a few milliseconds. */
 const ZONES_A_STEP = 500;
 /** Tile coordinates per side, and the buffer kept around the tile (MapLibre's own defaults). */
-export const MVT_EXTENT = 4096;
-export const MVT_BUFFER = 64;
+const MVT_EXTENT = 4096;
+const MVT_BUFFER = 64;
 
 export interface MvtZone {
   zoneId: string;
@@ -47,11 +48,4 @@ export function* encodeZoneTile(zones: readonly MvtZone[], z: number, x: number,
   }
   if (!tile || features.length === 0) return undefined;
   return fromGeojsonVt({ [MVT_LAYER]: { ...tile, features } }, { version: 2, extent: MVT_EXTENT });
-}
-
-/** Twice the signed area of a ring in tile coordinates. */
-function ringArea(ring: readonly (readonly [number, number])[]): number {
-  let a = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) a += ring[j]![0] * ring[i]![1] - ring[i]![0] * ring[j]![1];
-  return a;
 }

@@ -5,10 +5,10 @@ import { outlineToGeoJson, type ZonePolygon } from '../../domain/geometry/rfc794
 import { inRange, tileBoxes, tileInMatrix, tileRange, WEB_MERCATOR_QUAD, type TileRange } from '../../domain/tiles/web-mercator-quad.js';
 import { levelForZoom, maxZoomFor, zoneWidthPixels, type ZoomLevelRule } from '../../domain/tiles/zoom-level-rule.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
-import { InvalidRequestError, NotFoundError, ValidationError } from '../../ports/errors.js';
+import { NotFoundError, ValidationError } from '../../ports/errors.js';
 import { runStepped, takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import type { ZoneData } from '../../domain/zone-data.js';
-import type { ZoneDataLimits, ZoneDataQuery } from '../zone-data/zone-data-service.js';
+import { selectFields, type ZoneDataLimits, type ZoneDataQuery } from '../zone-data/zone-data-service.js';
 import { intersectBoxes } from '../zones/zones-service.js';
 import { TOKENS } from '../tokens.js';
 
@@ -135,12 +135,7 @@ export class TilesService {
   /** The fields a collection's tiles carry for `properties` (all of the collection's when absent); an unknown one is refused as zone data refuses it. */
   async tileFields(collectionId: string, properties?: string[]): Promise<string[]> {
     const known = Object.keys(await this.values.fields(collectionId));
-    if (!properties || properties.length === 0) return known;
-    const unknown = properties.filter((p) => !known.includes(p));
-    if (unknown.length > 0) {
-      throw new InvalidRequestError('Unknown field', `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')}; valid fields: ${known.join(', ') || '(none)'}.`);
-    }
-    return known.filter((f) => properties.includes(f));
+    return properties && properties.length > 0 ? selectFields(known, properties, undefined) : known;
   }
 
   /**
@@ -220,8 +215,7 @@ export class TilesService {
     if (zones.length === 0) return { values: out, depth: 0 };
     const fields = Math.max(1, (await this.tileFields(collection.id, q.properties)).length);
     const d = this.ancestorDepth(grid, level, zones.length, fields, READ_COST[collection.backing.kind]);
-    const groups = new Map<string, ZoneOutline[]>();
-    await runStepped(groupByAncestor(grid, zones, level - d, groups));
+    const ancestors = await runStepped(ancestorsOf(grid, zones, level - d));
     const wanted = new Set(zones.map((z) => z.zoneId));
     const read = async (zoneId: string, depth: number) => {
       if (turnDue()) await takeTurn(signal);
@@ -239,7 +233,7 @@ export class TilesService {
         });
       }
     };
-    await inParallel([...groups.keys()], READS_AT_ONCE, (ancestor) => read(ancestor, d));
+    await inParallel([...ancestors], READS_AT_ONCE, (ancestor) => read(ancestor, d));
     if (d > 0) {
       const strays = zones.filter((z) => !out.has(z.zoneId)).slice(0, MAX_STRAYS);
       await inParallel(strays, READS_AT_ONCE, (s) => read(s.zoneId, 0));
@@ -279,14 +273,14 @@ function* outlinesOf(grid: Dggrs, zoneIds: string[], refined: boolean): Stepped<
   return out;
 }
 
-function* groupByAncestor(grid: Dggrs, zones: ZoneOutline[], level: number, groups: Map<string, ZoneOutline[]>): Stepped<void> {
+/** The zones of `level` holding the zones' centroids. */
+function* ancestorsOf(grid: Dggrs, zones: ZoneOutline[], level: number): Stepped<Set<string>> {
+  const out = new Set<string>();
   for (const z of zones) {
-    const a = grid.zoneFromPoint(z.centroid[0], z.centroid[1], level);
-    const g = groups.get(a);
-    if (g) g.push(z);
-    else groups.set(a, [z]);
+    out.add(grid.zoneFromPoint(z.centroid[0], z.centroid[1], level));
     yield;
   }
+  return out;
 }
 
 /**
@@ -305,11 +299,18 @@ function ringCentre(ring: readonly LonLat[]): LonLat {
   return [((((lon + 180) % 360) + 360) % 360) - 180, Math.max(-90, Math.min(90, lat))];
 }
 
-/** Runs `work` on every item, at most `width` at a time; the first failure rejects (the others still finish). */
+/** Runs `work` on every item, at most `width` at a time; the first failure rejects, and no item is started after it. */
 async function inParallel<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const lane = async () => {
-    while (next < items.length) await work(items[next++]!);
+    while (next < items.length) {
+      try {
+        await work(items[next++]!);
+      } catch (err) {
+        next = items.length;
+        throw err;
+      }
+    }
   };
   await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
 }

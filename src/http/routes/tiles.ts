@@ -3,6 +3,7 @@ import { defineRoute, json, type AnyRoute, type Reply } from '../route.js';
 import { responses } from '../responses.js';
 import { renderHtml } from '../html/render.js';
 import { tilesMap } from '../html/page-maps.js';
+import { forward } from '../zone-data-query.js';
 import type { Links } from '../links.js';
 import type { RouteModule } from '../route-module.js';
 import { CONF } from '../../formats/conformance-classes.js';
@@ -69,17 +70,6 @@ function common(scoped: boolean, tail: string, name: string, summary: string) {
     summary: scoped ? `${summary} of the collection's data on the grid` : `${summary} of the grid's zones`,
     tags: ['Tiles'],
     invalidStatus: 400 as const,
-  };
-}
-
-/** The query a tile's URL carries over from the tileset's: the data selection and zone-level. */
-function carried(query: SelectionQuery): Record<string, string | undefined> {
-  return {
-    ...(query.properties ? { properties: query.properties.join(',') } : {}),
-    ...(query.datetime !== undefined ? { datetime: query.datetime } : {}),
-    ...(query.filter !== undefined ? { filter: query.filter } : {}),
-    ...(query['filter-lang'] ? { 'filter-lang': query['filter-lang'] } : {}),
-    ...(query['zone-level'] !== undefined ? { 'zone-level': String(query['zone-level']) } : {}),
   };
 }
 
@@ -163,7 +153,7 @@ function tilesetRoute(service: TilesService, scoped: boolean): AnyRoute {
       const q = query as SelectionQuery;
       const fields = scope.collection ? await service.tileFields(scope.collection.id, q.properties) : [];
       const path = tilesPath(scope, set.grid);
-      const template = tileTemplate(links, path, carried(q));
+      const template = tileTemplate(links, path, forward(q));
       if (format === 'tilejson') return { contentType: mediaType('tilejson'), body: tileJson(set, fields, template, links, path, q) };
       const body = tileSetBody(set, scope, fields, template, links, path, q, format);
       return format === 'html' ? tilesetPage(service, set, scope, links, body, template) : json(body);
@@ -172,7 +162,7 @@ function tilesetRoute(service: TilesService, scoped: boolean): AnyRoute {
 }
 
 function tileSetBody(set: Tileset, scope: Scope, fields: string[], template: string, links: Links, path: string, q: SelectionQuery, format: Format) {
-  const carriedQuery = carried(q);
+  const carriedQuery = forward(q);
   const [w, s, e, n] = set.bounds;
   const list: TileLink[] = [
     ...links.selfAndAlternates(`${path}/${TMS}`, format, TILESET_FORMATS, carriedQuery, title(set)),
@@ -231,7 +221,7 @@ function tileJson(set: Tileset, fields: string[], template: string, links: Links
       },
     ],
     // Where the rest is described (not a TileJSON key; clients ignore it).
-    links: [links.link('describedby', `${path}/${TMS}`, { type: 'application/json', title: 'OGC TileSet', query: { ...carried(q), f: 'json' } })],
+    links: [links.link('describedby', `${path}/${TMS}`, { type: 'application/json', title: 'OGC TileSet', query: { ...forward(q), f: 'json' } })],
   };
 }
 
