@@ -24,3 +24,16 @@ export function randomPoints(n: number, seed: number): { lons: Float64Array; lat
   }
   return { lons, lats };
 }
+
+/** Median time of `runs` calls of fn (ms), after one warm-up call (header reads, caches, JIT). */
+export async function medianMs(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}

@@ -21,6 +21,7 @@ import type { GridRegistry } from '../src/ports/grid-registry.js';
 import { latitudeRow, longitudeColumn } from '../src/domain/tiles/web-mercator-quad.js';
 import { ensureDemoLake } from '../scripts/demo/make-lake.js';
 import { reportRow } from './summary-table.js';
+import { medianMs } from './measure.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const COLLECTION = 'demo-stations';
@@ -31,18 +32,6 @@ const ZOOMS = [4, 6, 8];
 const SIDE = 2;
 const ROUNDS = 5;
 const AT_ONCE = 4;
-
-async function median(rounds: number, fn: () => Promise<void>): Promise<number> {
-  await fn();
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
 
 async function inParallel<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -95,10 +84,10 @@ export async function run(): Promise<void> {
         }
         for (const a of ancestors) asks.push(`${base}/collections/${COLLECTION}/dggs/${GRID}/zones/${encodeURIComponent(a)}/data?zone-depth=${depth}&f=json`);
       }
-      const tileMs = await median(ROUNDS, async () => {
+      const tileMs = await medianMs(ROUNDS, async () => {
         for (const t of tiles) await (await get(t)).arrayBuffer();
       });
-      const dataMs = await median(ROUNDS, () => inParallel(asks, AT_ONCE, async (u) => void (await (await get(u)).arrayBuffer())));
+      const dataMs = await medianMs(ROUNDS, () => inParallel(asks, AT_ONCE, async (u) => void (await (await get(u)).arrayBuffer())));
       const perSecond = (tiles.length * 1000) / tileMs;
       console.log(
         `${String(z).padStart(4)}  ${String(level).padStart(5)}  ${String(depth).padStart(5)}  ${String(zones).padStart(5)}  ${String(asks.length).padStart(9)}  ${perSecond.toFixed(1).padStart(7)}  ${(tileMs / tiles.length).toFixed(1).padStart(7)}  ${(dataMs / tiles.length).toFixed(1).padStart(25)}  ${(tileMs / dataMs).toFixed(2).padStart(5)}x`,

@@ -21,6 +21,7 @@ import { GeoTiffRasterReader } from '../src/adapters/rasters/geotiff-raster-read
 import { DecodedTileCache } from '../src/adapters/rasters/decoded-tile-cache.js';
 import type { GridRegistry } from '../src/ports/grid-registry.js';
 import { reportRow } from './summary-table.js';
+import { medianMs } from './measure.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const COLLECTION = 'demo-elevation';
@@ -29,18 +30,6 @@ const GRID = 'IVEA7H';
 /** Level-4 zone around 10.5E 46N (about 21,000 km², well inside the raster). */
 const LON = 10.5, LAT = 46, LEVEL = 4;
 const RUNS = 25;
-
-async function median(runs: number, fn: () => Promise<unknown>): Promise<number> {
-  await fn(); // warm-up: header read, block cache, JIT
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
 
 export async function run(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'dggs-bench-'));
@@ -63,7 +52,7 @@ export async function run(): Promise<void> {
     for (const depth of [grid.defaultDepth, grid.defaultDepth + 1]) {
       const row = depth === grid.defaultDepth;
       const url = `http://127.0.0.1:${port}/collections/${COLLECTION}/dggs/${GRID}/zones/${encodeURIComponent(zone)}/data?zone-depth=${depth}`;
-      const http = await median(RUNS, async () => {
+      const http = await medianMs(RUNS, async () => {
         const res = await fetch(url);
         if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
         await res.arrayBuffer();
@@ -72,11 +61,11 @@ export async function run(): Promise<void> {
       const plan = planDepth(grid, zone, depth, DEFAULT_SAMPLING_FACTOR);
       let pixels = 0;
       const window = { bbox: plan.extent, maxPixelSizeDegrees: plan.spacingDegrees, bands: [1], noData: -9999 };
-      const read = await median(RUNS, async () => {
+      const read = await medianMs(RUNS, async () => {
         const w = await decoding.readWindow(window);
         pixels = w.width * w.height;
       });
-      const cached = await median(RUNS, () => ds.readWindow(window));
+      const cached = await medianMs(RUNS, () => ds.readWindow(window));
       console.log(
         `${String(depth).padStart(5)}  ${String(plan.subZones.length).padStart(9)}  ${String(pixels).padStart(9)}  ${http.toFixed(2).padStart(8)}  ${read.toFixed(2).padStart(14)} / ${cached.toFixed(2).padStart(6)}  ${(http / read).toFixed(2).padStart(5)}x`,
       );
