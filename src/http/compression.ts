@@ -53,20 +53,17 @@ export class ResponseCompression {
    * request, the answer varies on `Accept-Encoding`.
    */
   encoderFor(res: ServerResponse, status: number, contentType: string, length: number | undefined): BodyEncoder | undefined {
-    if (!this.config.enabled || PRECOMPRESSED.test(contentType)) return undefined;
     if (status < 200 || status === 204 || status === 206 || status === 304) return undefined;
     if (res.hasHeader('content-range') || res.hasHeader('content-encoding')) return undefined;
     if (length !== undefined && length < this.config.minBytes) return undefined;
-    varyOn(res, 'Accept-Encoding');
-    if (res.req?.method === 'HEAD') return undefined;
-    const coding = preferredCoding(res.req?.headers['accept-encoding']);
-    if (coding === 'identity') return undefined;
+    const coding = this.codingFor(res, contentType);
+    if (coding === 'identity' || res.req?.method === 'HEAD') return undefined;
 
     res.setHeader('Content-Encoding', coding);
     res.removeHeader('Content-Length');
     res.removeHeader('Accept-Ranges');
     const etag = res.getHeader('etag');
-    if (typeof etag === 'string' && etag.startsWith('"')) res.setHeader('ETag', `W/${etag}`);
+    if (typeof etag === 'string') res.setHeader('ETag', weakened(etag));
     return coding === 'br' ? this.brotli(contentType, length) : this.gzip(length);
   }
 
@@ -77,9 +74,14 @@ export class ResponseCompression {
    * the strong tag, which If-None-Match's weak comparison matches all the same.
    */
   revalidatedTag(res: ServerResponse, contentType: string, etag: string): string {
-    if (!this.config.enabled || PRECOMPRESSED.test(contentType)) return etag;
+    return this.codingFor(res, contentType) !== 'identity' ? weakened(etag) : etag;
+  }
+
+  /** The coding this request's answer of `contentType` gets (the answer then varies on Accept-Encoding), or identity when it is never compressed. */
+  private codingFor(res: ServerResponse, contentType: string): Coding {
+    if (!this.config.enabled || PRECOMPRESSED.test(contentType)) return 'identity';
     varyOn(res, 'Accept-Encoding');
-    return preferredCoding(res.req?.headers['accept-encoding']) !== 'identity' && etag.startsWith('"') ? `W/${etag}` : etag;
+    return preferredCoding(res.req?.headers['accept-encoding']);
   }
 
   private gzip(length: number | undefined): BodyEncoder {
@@ -98,6 +100,11 @@ export class ResponseCompression {
     if (length !== undefined) params[zlib.constants.BROTLI_PARAM_SIZE_HINT] = length;
     return { buffer: (bytes) => brotli(bytes, { params }), stream: (body) => piped(body, zlib.createBrotliCompress({ params })) };
   }
+}
+
+/** A strong tag made weak: compressed bytes are not the identity ones, and If-None-Match compares weakly. */
+function weakened(etag: string): string {
+  return etag.startsWith('"') ? `W/${etag}` : etag;
 }
 
 /** The coding to answer with; identity when the header names nothing we offer (or is absent). */
