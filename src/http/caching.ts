@@ -46,7 +46,7 @@ export class HttpCaching {
 
   /** The caching of one answer, before it is computed. Never throws: a version that cannot be had leaves the answer without validators. */
   async prepare(route: AnyRoute, input: Parameters<AnyRoute['handler']>[0]): Promise<AnswerCaching> {
-    if (route.secured || route.authorize) return new AnswerCaching({ headers: { 'Cache-Control': 'private, no-store' } });
+    if (route.secured || route.authorize) return SECURED;
     const method = input.req.method;
     if (!this.options || !route.validators || (method !== 'GET' && method !== 'HEAD')) return NONE;
     const declared = route.validators === 'request' ? {} : route.validators;
@@ -102,6 +102,7 @@ export class AnswerCaching {
 }
 
 const NONE = new AnswerCaching();
+const SECURED = new AnswerCaching({ headers: { 'Cache-Control': 'private, no-store' } });
 
 function maxAge(seconds: number): string {
   return seconds > 0 ? `max-age=${seconds}` : 'no-cache';
