@@ -20,6 +20,8 @@ export interface ZoneDataPage {
   self?: Link[];
   /** The collections read, whose local files are served. */
   collections?: Collection[];
+  /** The profile of the format the answer is written in (formatPlan). */
+  profile?: string | undefined;
 }
 
 function datetimeBounds(text: string | undefined): ZoneDataView['datetime'] {
@@ -31,7 +33,7 @@ function datetimeBounds(text: string | undefined): ZoneDataView['datetime'] {
 
 /** Zone data in the negotiated format, with its links. */
 export async function presentZoneData(grid: Dggrs, data: ZoneData, format: Format, links: Links, page: ZoneDataPage) {
-  const { path, query, title, crumbs, self, collections = [] } = page;
+  const { path, query, title, crumbs, self, collections = [], profile } = page;
   const list: Link[] = [
     ...(self ?? links.selfAndAlternates(path, format, ZONE_DATA_FORMATS, forward(query), title)),
     // Sources inside this service (a lake's items) come as paths, a collection's local files as
@@ -42,6 +44,6 @@ export async function presentZoneData(grid: Dggrs, data: ZoneData, format: Forma
     }),
     links.link('https://www.opengis.net/def/rel/ogc/1.0/dggrs', `/dggs/${encodeURIComponent(data.dggrsId)}`, { type: 'application/json', title: 'The grid' }),
   ];
-  const view: ZoneDataView = { grid, links: list, refined: query['refined-geometry'] ?? false, datetime: datetimeBounds(query.datetime), title, crumbs };
+  const view: ZoneDataView = { grid, links: list, refined: query['refined-geometry'] ?? false, datetime: datetimeBounds(query.datetime), title, crumbs, profile };
   return zoneDataReply(format, data, view);
 }

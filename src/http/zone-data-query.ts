@@ -1,9 +1,11 @@
 import type { z } from './schemas/zod.js';
 import type { AdHocZoneDataQuery, CollectionZoneDataQuery, CrossCollectionZoneDataQuery } from './schemas/zone-data.js';
 import type { ZoneDataOptions } from '../domain/zone-data.js';
-import type { Format } from '../formats/registry.js';
+import { F_VALUE, type Format } from '../formats/registry.js';
+import { zoneDataEncoding } from '../formats/zone-data/encodings.js';
+import type { FormatCheck } from '../app/zone-data/zone-data-service.js';
 import { InvalidRequestError } from '../ports/errors.js';
-import type { JsonFgDggsProfile } from './encoders/zone-data-jsonfg.js';
+import { JSONFG_DGGS_PROFILES, type JsonFgDggsProfile } from './encoders/zone-data-jsonfg.js';
 import { allValues, zoneDataSubset } from './zone-query-area.js';
 
 /** The parsed query of a zone-data GET or POST, as its schema gives it. */
@@ -58,10 +60,34 @@ export function withSubset<Q extends { datetime?: string | undefined; subset?: s
  * names no format (`f`) at all; beside another `f` it is a 400.
  */
 export function jsonFgProfile(query: Pick<CollectionZoneDataParams, 'profile' | 'f'>, format: Format): JsonFgDggsProfile | undefined {
-  const p = query.profile;
-  if (p === undefined || p === 'rfc7946') return undefined;
+  const p = JSONFG_DGGS_PROFILES.find((x) => x === query.profile);
+  if (p === undefined) return undefined;
   if (format === 'geojson' || (query.f === undefined && format === 'dggs-json')) return p;
   throw new InvalidRequestError('Profile needs geo+json', `profile=${p} is a DGGS-JSON-FG profile of geo+json: use f=geo+json (or leave f out).`);
+}
+
+/** The encoding's profile and checks for a zone-data request in `format`. */
+export interface FormatPlan {
+  profile?: string;
+  check: FormatCheck;
+}
+
+/**
+ * The profile the answer is written in (`profile`, else the encoding's default) and the encoding's
+ * own checks, run by the use case before any value is computed. A profile the format does not
+ * write is a 400 (`rfc7946`, GeoJSON's, is accepted with any format, as it was before profiles).
+ */
+export function formatPlan(format: Format, asked: string | undefined): FormatPlan {
+  const encoding = zoneDataEncoding(format);
+  const profiles = encoding?.profiles ?? [];
+  if (asked !== undefined && asked !== 'rfc7946' && !profiles.includes(asked)) {
+    throw new InvalidRequestError(
+      'Profile not offered',
+      `profile=${asked} is not a profile of f=${F_VALUE[format]}; ${profiles.length > 0 ? `it offers ${profiles.join(', ')} (default ${profiles[0]})` : 'that format has no profiles'}.`,
+    );
+  }
+  const profile = asked !== undefined && profiles.includes(asked) ? asked : profiles[0];
+  return { ...(profile !== undefined ? { profile } : {}), check: (plan) => encoding?.check?.({ ...plan, profile }) };
 }
 
 /** Query parameters of the GET routes that the POST refuses: field selection is per collection in the body. */

@@ -43,7 +43,19 @@ export interface ZoneDataQuery extends RowSelection {
   options?: ZoneDataOptions;
   /** The encoding writes every sub-zone's outline (geo+json, geoparquet): its vertices are bounded. */
   outline?: { refined: boolean };
+  /** The answer's encoding refuses what it cannot write or would write too large, before any value is computed. */
+  check?: FormatCheck;
 }
+
+/** What the answer will hold, for its encoding's own bounds (a zone-data encoding's `check`). */
+export interface ZoneDataPlan {
+  grid: Dggrs;
+  zoneId: string;
+  depths: readonly number[];
+  columns: number;
+  limits: ZoneDataLimits;
+}
+export type FormatCheck = (plan: ZoneDataPlan) => void;
 
 /** One selection of a cross-collection request: fields of one collection, under a prefix. */
 export interface CrossCollectionSelection {
@@ -60,6 +72,7 @@ export interface CrossCollectionQuery {
   zoneDepth?: string;
   datetime?: string;
   outline?: { refined: boolean };
+  check?: FormatCheck;
   selections: CrossCollectionSelection[];
 }
 
@@ -91,6 +104,8 @@ export interface ZoneDataLimits {
   maxSpatialZoneVertices: number;
   /** Longest the lake work of one request may run before it is stopped with a 503 (default 30). */
   lakeQuerySeconds?: number;
+  /** Pixels the rasterized encodings may write for one answer. */
+  maxRasterPixels: number;
 }
 
 /** Computations waiting for room beyond this are refused at once. */
@@ -186,6 +201,7 @@ export class ZoneDataService {
     }
     const request = this.request(grid, q, fields);
     const subZones = this.bound(grid, request, fields.length * statCount(q.options), q.outline);
+    q.check?.({ grid, zoneId: request.zoneId, depths: request.depths, columns: fields.length * statCount(q.options), limits: this.limits });
     return this.budget.run(subZones, () => this.read(source, c, { ...request, reads: remoteReads(), ...(filter ? { filter } : {}), ...(signal ? { signal } : {}) }, ''), signal);
   }
 
@@ -221,7 +237,9 @@ export class ZoneDataService {
       }
       plans.push({ label, prefix, collection, source, fields: [...new Set(sel.fields)], ...(filter ? { filter } : {}) });
     }
-    const subZones = this.bound(grid, request, plans.reduce((n, p) => n + p.fields.length, 0), q.outline);
+    const columns = plans.reduce((n, p) => n + p.fields.length, 0);
+    const subZones = this.bound(grid, request, columns, q.outline);
+    q.check?.({ grid, zoneId: request.zoneId, depths: request.depths, columns, limits: this.limits });
     // One client request: the remote reads of all its selections count together.
     const reads = remoteReads();
     // The selections are computed concurrently: each holds its own sub-zones.
@@ -402,7 +420,9 @@ export class ZoneDataService {
     }
     const grid = this.grid(q.dggrsId);
     const request = this.request(grid, q, []);
-    const subZones = this.bound(grid, request, (q.options?.bands?.length ?? 1) * statCount(q.options), q.outline);
+    const columns = (q.options?.bands?.length ?? 1) * statCount(q.options);
+    const subZones = this.bound(grid, request, columns, q.outline);
+    q.check?.({ grid, zoneId: request.zoneId, depths: request.depths, columns, limits: this.limits });
     const adHoc = this.adHoc;
     if (!adHoc) throw new ValidationError('Ad-hoc rasters not available', 'This service reads no client rasters.');
     return this.budget.run(subZones, () => adHoc.adHocZoneData(cogUrl, { ...request, ...(signal ? { signal } : {}) }), signal);

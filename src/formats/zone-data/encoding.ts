@@ -10,6 +10,9 @@ export interface DocumentLink {
   title?: string | null;
 }
 
+/** The URI of a profile of the standard (OGC 21-038r1 `profile` values), as `Link: <...>; rel="profile"` names it. */
+export const profileUri = (profile: string): string => `https://www.opengis.net/def/profile/ogc/0/${profile}`;
+
 /** What every zone-data encoder gets besides the data. */
 export interface ZoneDataContext {
   grid: Dggrs;
@@ -17,6 +20,27 @@ export interface ZoneDataContext {
   /** Densify sub-zone outlines (geo+json, geoparquet). */
   refined: boolean;
   datetime?: { start: string | null; end: string | null } | undefined;
+  /** The profile the answer is written in (one of the encoding's `profiles`), when it has profiles. */
+  profile?: string | undefined;
+}
+
+/** What a zone-data request will produce, known before any value is computed. */
+export interface ZoneDataPlan {
+  grid: Dggrs;
+  zoneId: string;
+  /** Relative depths, ascending. */
+  depths: readonly number[];
+  /** Output columns (fields times statistics). */
+  columns: number;
+  profile?: string | undefined;
+  /** The service's bounds an encoding may apply to what it writes (config `limits`). */
+  limits: EncodingLimits;
+}
+
+/** Bounds of the writing itself, from config `limits`. */
+export interface EncodingLimits {
+  /** Pixels the rasterized encodings (GeoTIFF, PNG, JPEG-XL) may write for one answer, all images together. */
+  maxRasterPixels: number;
 }
 
 /** One zone-data format: its encoder writes the whole document, whoever asked (a request, a job). */
@@ -28,6 +52,18 @@ export interface ZoneDataEncoding {
   encode(data: ZoneData, ctx: ZoneDataContext): AsyncIterable<Uint8Array>;
   /** Files are sent as attachments under this name (file-names.ts). */
   fileName?(data: ZoneData): string;
+  /**
+   * The format's profiles (OGC 21-038r1 `profile`: `netcdf3-dggs`, `covjson-dggs-zoneids`, ...), its
+   * default first; the answer links the one written with rel `profile`.
+   */
+  profiles?: readonly string[];
+  /**
+   * Refuses, before any value is computed, what the format cannot write (several depths in PNG)
+   * or would write too large: throws an error kind of src/ports/errors.ts naming the rule or limit.
+   */
+  check?(plan: ZoneDataPlan): void;
+  /** Response headers the answer carries besides its type (PNG's `Values-Scale`, `Values-Offset`). */
+  headers?(data: ZoneData, ctx: ZoneDataContext): Record<string, string>;
 }
 
 /** HTML is offered at its place in the list, but drawn by the driving side's page templates. */

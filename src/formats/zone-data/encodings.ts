@@ -17,6 +17,9 @@ export const ZONE_DATA_ENCODINGS: readonly (ZoneDataEncoding | ZoneDataPage)[] =
 
 export const ZONE_DATA_FORMATS: readonly Format[] = ZONE_DATA_ENCODINGS.map((e) => e.format);
 
+/** Every profile a zone-data encoding writes (the `profile` values besides DGGS-JSON-FG's). */
+export const ZONE_DATA_PROFILES: readonly string[] = [...new Set(ZONE_DATA_ENCODINGS.flatMap((e) => ('encode' in e ? (e.profiles ?? []) : [])))];
+
 export const ZONE_DATA_CONFORMANCE: readonly string[] = [...new Set(ZONE_DATA_ENCODINGS.flatMap((e) => e.conformance))];
 
 /** The encoding of a zone-data format (HTML, a page, has none). */

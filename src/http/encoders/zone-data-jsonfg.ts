@@ -3,12 +3,12 @@ import type { Link } from '../schemas/common.js';
 import type { Reply } from '../route.js';
 import { mediaType } from '../../formats/registry.js';
 import { bytesOf, pacedBytes } from '../../formats/paced-pieces.js';
+import { profileUri } from '../../formats/zone-data/encoding.js';
 
 /** The DGGS-JSON-FG profiles (OGC 21-038r1 /req/data-dggs-jsonfg), asked with `profile` beside geo+json. */
 export const JSONFG_DGGS_PROFILES = ['jsonfg-dggs', 'jsonfg-dggs-plus', 'jsonfg-dggs-zoneids', 'jsonfg-dggs-zoneids-plus'] as const;
 export type JsonFgDggsProfile = (typeof JSONFG_DGGS_PROFILES)[number];
 
-export const profileUri = (profile: string): string => `https://www.opengis.net/def/profile/ogc/0/${profile}`;
 
 const CONFORMS_TO = ['https://www.opengis.net/spec/json-fg-1/0.2/conf/core', 'https://www.opengis.net/spec/ogcapi-dggs-1/1.0/conf/data-dggs-jsonfg'];
 

@@ -3,7 +3,7 @@ import { defineRoute, type AnyRoute } from '../route.js';
 import { responses } from '../responses.js';
 import type { ZoneDataService } from '../../app/zone-data/zone-data-service.js';
 import { ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
-import { withOutline, withSubset, zoneDataOptions } from '../zone-data-query.js';
+import { formatPlan, withOutline, withSubset, zoneDataOptions } from '../zone-data-query.js';
 import { presentZoneData } from '../zone-data-presenter.js';
 
 /** Zonal statistics of a raster the client names by URL. */
@@ -25,6 +25,7 @@ export function adHocZoneDataRoute(service: ZoneDataService): AnyRoute {
     validators: { source: async () => undefined },
     handler: async ({ params, query: asked, format, links, req, signal }) => {
       const query = withSubset(asked, req.url, false);
+      const plan = formatPlan(format, query.profile);
       const data = await service.adHocZoneData(query['cog-url'], {
         dggrsId: params.dggrs_id,
         zoneId: params.zone_id,
@@ -32,8 +33,10 @@ export function adHocZoneDataRoute(service: ZoneDataService): AnyRoute {
         datetime: query.datetime,
         options: zoneDataOptions(query),
         ...withOutline(format, query),
+        check: plan.check,
       }, signal);
       return presentZoneData(service.grid(data.dggrsId), data, format, links, {
+        profile: plan.profile,
         path: `/dggs/${encodeURIComponent(params.dggrs_id)}/zones/${encodeURIComponent(params.zone_id)}/data`,
         query,
         title: `Zone ${params.zone_id} of ${params.dggrs_id} from a raster`,

@@ -9,7 +9,7 @@ import { UnsupportedFormatError } from '../../ports/errors.js';
 import { ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
 import { isTemporal } from '../../domain/collection.js';
 import { zoneFeaturesJsonFg, type JsonFgDggsProfile } from '../encoders/zone-data-jsonfg.js';
-import { forward, jsonFgProfile, withOutline, withSubset, zoneDataOptions, type CollectionZoneDataParams as Query } from '../zone-data-query.js';
+import { formatPlan, forward, jsonFgProfile, withOutline, withSubset, zoneDataOptions, type CollectionZoneDataParams as Query } from '../zone-data-query.js';
 import { presentZoneData } from '../zone-data-presenter.js';
 
 type Params = { collection_id: string; dggrs_id: string; zone_id: string };
@@ -37,6 +37,7 @@ export function collectionZoneDataRoute(service: ZoneDataService, features?: Zon
         if (!features) throw new UnsupportedFormatError(ZONE_DATA_FORMATS.map((f) => F_VALUE[f]), 'DGGS-JSON-FG is not offered here.');
         return zoneFeaturesReply(features, params, query, profile, links, signal);
       }
+      const plan = formatPlan(format, query.profile);
       const data = await service.collectionZoneData(params.collection_id, {
         dggrsId: params.dggrs_id,
         zoneId: params.zone_id,
@@ -48,10 +49,12 @@ export function collectionZoneDataRoute(service: ZoneDataService, features?: Zon
         ...(query.filter !== undefined ? { filter: query.filter } : {}),
         ...(query['filter-lang'] ? { filterLang: query['filter-lang'] } : {}),
         ...withOutline(format, query),
+        check: plan.check,
       }, signal);
       const c = service.collection(params.collection_id);
       const base = `/collections/${encodeURIComponent(c.id)}`;
       return presentZoneData(service.grid(data.dggrsId), data, format, links, {
+        profile: plan.profile,
         path: `${base}/dggs/${encodeURIComponent(params.dggrs_id)}/zones/${encodeURIComponent(params.zone_id)}/data`,
         query,
         title: `${c.title}: zone ${params.zone_id}`,

@@ -6,7 +6,7 @@ import type { Links } from '../links.js';
 import { F_VALUE, mediaType, type Format } from '../../formats/registry.js';
 import type { CrossCollectionSelection, ZoneDataService } from '../../app/zone-data/zone-data-service.js';
 import { ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
-import { forward, refuseGetOnly, withOutline, type CrossCollectionZoneDataParams } from '../zone-data-query.js';
+import { formatPlan, forward, refuseGetOnly, withOutline, type CrossCollectionZoneDataParams } from '../zone-data-query.js';
 import { presentZoneData } from '../zone-data-presenter.js';
 
 /** Fields of several collections for one zone, joined on zone id (a POST with the selections in its body). */
@@ -32,6 +32,7 @@ export function crossCollectionZoneDataRoute(service: ZoneDataService): AnyRoute
     responses: responses({ description: 'The joined zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [400, 404, 406, 413, 415, 422, 503]),
     handler: async ({ params, query, body, format, links, req, signal }) => {
       refuseGetOnly(req.query ?? {});
+      const plan = formatPlan(format, query.profile);
       const selections = body.collections.map((c) => ({ id: c.id, fields: c.fields, ...(c.alias != null ? { alias: c.alias } : {}), ...(c.filter != null ? { filter: c.filter } : {}) }));
       const data = await service.crossCollectionZoneData({
         dggrsId: params.dggrs_id,
@@ -40,9 +41,11 @@ export function crossCollectionZoneDataRoute(service: ZoneDataService): AnyRoute
         datetime: query.datetime,
         selections,
         ...withOutline(format, query),
+        check: plan.check,
       }, signal);
       const path = `/dggs/${encodeURIComponent(params.dggrs_id)}/zones/${encodeURIComponent(params.zone_id)}/data`;
       return presentZoneData(service.grid(data.dggrsId), data, format, links, {
+        profile: plan.profile,
         path,
         query,
         title: `Zone ${params.zone_id} of ${params.dggrs_id}: ${selections.map((s) => s.alias ?? s.id).join(' + ')}`,

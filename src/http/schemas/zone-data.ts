@@ -3,7 +3,8 @@ import { CollectionIdParam, Link, SchemaProperty } from './common.js';
 import { formatParam, queryBoolean, queryList, queryNumber } from './query.js';
 import { STATISTICS } from '../../domain/aggregation/statistics.js';
 import { F_VALUE } from '../../formats/registry.js';
-import { ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
+import { ZONE_DATA_FORMATS, ZONE_DATA_PROFILES } from '../../formats/zone-data/encodings.js';
+import { JSONFG_DGGS_PROFILES } from '../encoders/zone-data-jsonfg.js';
 
 /** Path and query parameters and the DataResponse body of the zone-data routes. */
 const DggrsIdParam = z.string().openapi({ param: { name: 'dggrs_id', in: 'path' }, description: 'DGGRS identifier, like IVEA7H' });
@@ -19,6 +20,14 @@ const common = {
   datetime: z.string().optional().openapi({ description: 'RFC 3339 instant or interval start/end (open ends `..`); filters temporal sources', example: '2024-06-01T00:00:00Z/..' }),
   subset: z.string().optional().openapi({ description: 'Subset on axes beyond the grid\'s: time("start":"end") on a collection with a temporal extent (as datetime). Lat/Lon are the grid\'s axes (400), as is any other axis.', example: 'time("2024-01-05T00:00:00Z":"2024-01-10T00:00:00Z")' }),
   'refined-geometry': queryBoolean('Densify returned geometry (geo+json, geoparquet); default false'),
+  profile: z
+    .enum(['rfc7946', ...JSONFG_DGGS_PROFILES, ...ZONE_DATA_PROFILES] as [string, ...string[]])
+    .optional()
+    .openapi({
+      description:
+        'A profile of the format (OGC 21-038r1): with geo+json (or no other format asked) on a collection, jsonfg-dggs* answers DGGS-JSON-FG, the features of a parquet-lake collection in the zone with geometry quantized to the sub-zones of one zone-depth (local indices, or zone ids for -zoneids; -plus adds the CRS84 geometry); rfc7946 is plain GeoJSON. ' +
+        'The other values pick a DGGS-optimized profile of their format (local sub-zone indices, or global zone ids for -zoneids); each format has a default, linked from the answer with rel="profile". A profile the format does not write is 400.',
+    }),
   'cog-no-data-value': queryNumber('Pixels equal to this value are excluded; overrides the collection default'),
   'cog-sampling-factor': queryNumber('Samples per sub-zone (density multiplier); default 8', { min: 0.01, max: 4096 }),
   'cog-all-touched': queryBoolean('Also count pixels that merely touch a sub-zone; default false'),
@@ -64,10 +73,6 @@ const filterParams = {
 
 export const CollectionZoneDataQuery = z.object({
   ...common,
-  profile: z
-    .enum(['rfc7946', 'jsonfg-dggs', 'jsonfg-dggs-plus', 'jsonfg-dggs-zoneids', 'jsonfg-dggs-zoneids-plus'])
-    .optional()
-    .openapi({ description: 'With geo+json (or no other format asked): jsonfg-dggs* answers DGGS-JSON-FG, the features of a parquet-lake collection in the zone with geometry quantized to the sub-zones of one zone-depth (local indices, or zone ids for -zoneids; -plus adds the CRS84 geometry); rfc7946 is plain GeoJSON' }),
   ...stacParams,
   ...filterParams,
   properties: queryList('Comma-separated fields to include (all queryables when omitted)'),
@@ -88,6 +93,7 @@ export const CrossCollectionZoneDataQuery = z.object({
   'zone-depth': common['zone-depth'],
   datetime: z.string().optional().openapi({ description: 'RFC 3339 instant or interval start/end (open ends `..`); applies to each source with a time dimension (STAC scenes, lake datetime columns)', example: '2024-06-01T00:00:00Z/..' }),
   'refined-geometry': common['refined-geometry'],
+  profile: common.profile,
 });
 
 /** Bounds of a cross-collection body; the values bound (limits.maxZoneDataValues) caps the joined table as a whole. */
