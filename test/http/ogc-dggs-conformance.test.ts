@@ -547,4 +547,19 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
       expect(grid().zoneFromPoint(...(grid().describeZone(f.id).centroid), 1)).to.equal(f.id);
     }
   });
+
+  // --- data-dggs-ubjsonfg (helper zarr-fg) ---
+  // (section end)
+
+  // --- data-geotiff and zone-geotiff (helper geotiff) ---
+  // (section end)
+
+  // --- data-png and data-jpegxl (helper png-jxl) ---
+  // (section end)
+
+  // --- data-netcdf and data-coveragejson (helper netcdf-covjson) ---
+  // (section end)
+
+  // --- data-zarr (helper zarr-fg) ---
+  // (section end)
 });
