@@ -32,6 +32,8 @@ export const CONF = {
     dggsDataGeojson: 'data-geojson',
     dggsDataCql2Filter: 'data-cql2-filter',
     dggsZoneQueryCql2Filter: 'zone-query-cql2-filter',
+    dggsDataGeotiff: 'data-geotiff',
+    dggsZoneGeotiff: 'zone-geotiff',
     dggsOperationIds: 'operation-ids',
   }),
   ...uris(FEATURES1, { featuresCore: 'core', featuresGeojson: 'geojson', featuresHtml: 'html', featuresOas30: 'oas30' }),

@@ -45,6 +45,8 @@ const RECORDS = {
   geoparquet: { mediaType: 'application/vnd.geo+parquet', f: 'geoparquet', aliases: [], binary: true, extension: 'parquet', offeredBy: { 'zone-list': [], items: [] } },
   /** Zone lists as little-endian 64-bit integers (OGC 21-038r1 /req/zone-uint64). */
   uint64: { mediaType: 'application/x-binary', f: 'uint64', aliases: ['x-binary'], binary: true, extension: 'bin', offeredBy: { 'zone-list': [CONF.dggsZoneUint64] } },
+  /** GeoTIFF: zone data as a raster per depth (OGC 21-038r1 data-geotiff), zone lists as a raster of zone ids (zone-geotiff). */
+  geotiff: { mediaType: 'image/tiff', f: 'geotiff', aliases: ['tiff', 'tif'], binary: true, extension: 'tif', offeredBy: { 'zone-list': [CONF.dggsZoneGeotiff] } },
   /**
    * TileJSON 3.0.0 of a tileset, for MapLibre and other web maps. No media type is registered for
    * it; this is the one Mapbox used, and its body is plain JSON (clients parse it as JSON whatever

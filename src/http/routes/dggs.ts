@@ -7,15 +7,15 @@ import type { ZonesService } from '../../app/zones/zones-service.js';
 import type { ZoneInfoService } from '../../app/zones/zone-info.js';
 import { dggsForm } from '../grid-scope.js';
 import { gridListRoute, gridRoute } from './grids.js';
-import { zoneListRoute } from './zones.js';
+import { zoneListRoute, type ZoneListLimits } from './zones.js';
 import { zoneInfoRoute } from './zone-info.js';
 
 /** Grid and zone routes: the bare form, then the collection-scoped one, each grids, grid, zones, zone. */
-export function dggsRoutes(zones: ZonesService, zoneInfo: ZoneInfoService, zoneInfoCacheBytes = 0): RouteModule {
+export function dggsRoutes(zones: ZonesService, zoneInfo: ZoneInfoService, zoneInfoCacheBytes: number, listLimits: ZoneListLimits): RouteModule {
   const cache = zoneInfoCacheBytes > 0 ? new KeptReplies(zoneInfoCacheBytes) : undefined;
   const routes: AnyRoute[] = [false, true].flatMap((scoped) => {
     const form = dggsForm(scoped, zones);
-    return [gridListRoute(form, zones), gridRoute(form, zones), zoneListRoute(form, zones), zoneInfoRoute(form, zoneInfo, cache)];
+    return [gridListRoute(form, zones), gridRoute(form, zones), zoneListRoute(form, zones, listLimits), zoneInfoRoute(form, zoneInfo, cache)];
   });
   return {
     routes,

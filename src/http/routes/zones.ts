@@ -9,6 +9,7 @@ import { zoneFeatureCollectionChunks } from '../encoders/zone-list-geojson.js';
 import { steppedReadable } from '../stepped-stream.js';
 import { encodeZoneListParquet, zoneListParquetRows } from '../encoders/zone-list-parquet.js';
 import { zoneListUint64 } from '../encoders/zone-list-uint64.js';
+import { zoneListGeotiff } from '../encoders/zone-list-geotiff.js';
 import { zoneListHtml } from '../html/zone-list-page.js';
 import { runStepped } from '../../ports/event-loop-turns.js';
 import { pageLinkHeader, type Links } from '../links.js';
@@ -63,7 +64,13 @@ function listLinks(links: Links, scope: Scope, page: ZoneListPage, format: Forma
   return out;
 }
 
-export function zoneListRoute(form: DggsForm, service: ZonesService): AnyRoute {
+/** Bounds of the zone list encodings (config `limits`). */
+export interface ZoneListLimits {
+  /** Pixels a GeoTIFF zone list may have. */
+  maxRasterPixels: number;
+}
+
+export function zoneListRoute(form: DggsForm, service: ZonesService, limits: ZoneListLimits): AnyRoute {
   return defineRoute({
     ...form.get('/{dggrs_id}/zones', 'getDGGRSZones', { bare: 'Zones of a grid in a box or below a parent zone', scoped: 'Zones of a grid covering a collection (or a box / parent zone within it)' }),
     description: `Lists zone ids of one level. Lists longer than the page size are paged with a \`next\` link; queries selecting more than ${MAX_ZONES_PER_QUERY.toLocaleString('en-US')} zones, or whose bbox edges cross more than ${MAX_EDGE_ZONES.toLocaleString('en-US')} zones, are refused with 422.`,
@@ -105,7 +112,7 @@ export function zoneListRoute(form: DggsForm, service: ZonesService): AnyRoute {
         scope.collection,
         signal,
       );
-      return zoneListReply(links, scope, page, format, query, requestQuery(req.url));
+      return zoneListReply(links, scope, page, format, query, requestQuery(req.url), limits);
     },
   });
 }
@@ -114,14 +121,14 @@ export function zoneListRoute(form: DggsForm, service: ZonesService): AnyRoute {
  * A page of zones in the negotiated format; `OGC-Zones-Total` counts the whole list, and the
  * `Link` header gives the page's links in every format (binary pages have no other place for them).
  */
-async function zoneListReply(links: Links, scope: Scope, page: ZoneListPage, format: Format, query: z.infer<typeof zonesQuery>, asked: Record<string, string>): Promise<Reply> {
+async function zoneListReply(links: Links, scope: Scope, page: ZoneListPage, format: Format, query: z.infer<typeof zonesQuery>, asked: Record<string, string>, limits: ZoneListLimits): Promise<Reply> {
   const linkList = listLinks(links, scope, page, format, asked);
   const link = pageLinkHeader(linkList);
-  const reply = await zoneListBody(links, scope, page, format, query, linkList);
+  const reply = await zoneListBody(links, scope, page, format, query, linkList, limits);
   return { ...reply, headers: { ...reply.headers, 'OGC-Zones-Total': String(page.total), ...(link ? { Link: link } : {}) } };
 }
 
-async function zoneListBody(links: Links, scope: Scope, page: ZoneListPage, format: Format, query: z.infer<typeof zonesQuery>, linkList: Link[]): Promise<Reply> {
+async function zoneListBody(links: Links, scope: Scope, page: ZoneListPage, format: Format, query: z.infer<typeof zonesQuery>, linkList: Link[], limits: ZoneListLimits): Promise<Reply> {
   const grid = page.grid;
   const refined = query['refined-geometry'] ?? true;
   // Downloads are named after the list and where the page starts in it.
@@ -131,6 +138,7 @@ async function zoneListBody(links: Links, scope: Scope, page: ZoneListPage, form
     return { contentType: mediaType('geojson'), body };
   }
   if (format === 'uint64') return { contentType: mediaType('uint64'), body: zoneListUint64(grid, page.zones), headers: download() };
+  if (format === 'geotiff') return { contentType: mediaType('geotiff'), body: await zoneListGeotiff(grid, page.zones, page.level, limits.maxRasterPixels), headers: download() };
   if (format === 'parquet' || format === 'geoparquet') {
     const rows = await runStepped(zoneListParquetRows(grid, page.zones, { geometry: format === 'geoparquet', refined }));
     const body = await encodeZoneListParquet(grid, rows);
