@@ -12,6 +12,7 @@ import path from 'node:path';
 import { decode as decodeUbjson } from '@shelacek/ubjson';
 import { SHARED, startTestServer, type TestServer } from '../support/test-server.js';
 import { dggsJsonValidator } from '../support/dggs-json-schema.js';
+import { expectDepthImage, expectZoneIdImage, readGeoTiff } from '../support/geotiff-check.js';
 import { TOKENS } from '../../src/app/tokens.js';
 import type { Dggrs, GridRegistry } from '../../src/ports/grid-registry.js';
 
@@ -552,6 +553,52 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
   // (section end)
 
   // --- data-geotiff and zone-geotiff (helper geotiff) ---
+
+  abstractTest('data-geotiff', '/conf/data-geotiff/content', async () => {
+    // From the DGGRS description's zone-data link template, as the abstract test's Given says.
+    const description = await ok(`/collections/${RASTER}/dggs/IVEA7H`);
+    const zone = zoneAt(4);
+    const dataUrl = template(description, `${REL}/dggrs-zone-data`).replace('{zoneId}', encodeURIComponent(zone));
+    const url = `${dataUrl}${dataUrl.includes('?') ? '&' : '?'}zone-depth=1-3`;
+    const r = await get(url, 'image/tiff; application=geotiff');
+    expect(r.status).to.equal(200);
+    expect(r.type).to.equal('image/tiff');
+    const json = await ok(url);
+    const images = await readGeoTiff(r.bytes);
+    // Each depth of the pyramid a separate image: the deepest at full resolution, the others reduced-resolution (overviews).
+    expect(images).to.have.length(3);
+    expect(images.map((i) => i.reducedResolution)).to.deep.equal([false, true, true]);
+    const bbox = grid().describeZone(zone).bbox;
+    for (const [k, depth] of [3, 2, 1].entries()) {
+      const image = images[k]!;
+      // Georeference consistent with the zone: its bounding rectangle, CRS84 as EPSG:4326 (/rec/data-geotiff/crs).
+      image.bbox.forEach((v, i) => expect(v).to.be.closeTo(bbox[i]!, 1e-9));
+      expect(image.geographicType).to.equal(4326);
+      expect(image.metadata).to.include({ ZONE_ID: zone });
+      // All selected fields, one band each; every sub-zone's value at a cell of its own; NaN (nodata) outside (/rec/data-geotiff/null-values).
+      expect(image.bandDescriptions).to.deep.equal(Object.keys(json.values));
+      expect(image.nodata).to.equal('nan');
+      const zones = json.zones.find((z: Json) => z.depth === depth).zoneIds as string[];
+      expectDepthImage(grid(), image, zones, [json.values.elevation.find((v: Json) => v.depth === depth).data]);
+    }
+  });
+
+  abstractTest('zone-geotiff', '/conf/zone-geotiff/content', async () => {
+    for (const id of ['IVEA7H', 'H3']) {
+      const description = await ok(`/dggs/${id}`);
+      const zonesUrl = link(description, `${REL}/dggrs-zone-query`).href.split('?')[0];
+      const q = `${zonesUrl}?zone-level=${id === 'H3' ? 3 : 4}&bbox=${NORTH_SEA_BOX.join(',')}`;
+      const r = await get(q, 'image/tiff; application=geotiff');
+      expect(r.status, id).to.equal(200);
+      expect(r.type).to.equal('image/tiff');
+      const [image, more] = await readGeoTiff(r.bytes);
+      expect(more).to.equal(undefined);
+      // Pixel-Is-Area, geo-referenced in CRS84 (EPSG:4326), each zone of the list on a pixel of its own, its 64-bit id (/rec/zone-geotiff/values).
+      expect(image!.rasterType).to.equal(1);
+      expect(image!.geographicType).to.equal(4326);
+      expectZoneIdImage(grid(id), image!, (await ok(q)).zones);
+    }
+  });
   // (section end)
 
   // --- data-png and data-jpegxl (helper png-jxl) ---

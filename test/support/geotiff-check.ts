@@ -58,8 +58,8 @@ export async function readGeoTiff(bytes: Buffer): Promise<TiffRaster[]> {
 /** geotiff.js reads no 64-bit integers: the strips it locates are inflated and read here. */
 async function uint64Bands(image: GeoTIFFImage, bytes: Buffer, spp: number): Promise<BigUint64Array[]> {
   expect(spp).to.equal(1);
-  const offsets = Array.from(image.fileDirectory.getValue('StripOffsets') as ArrayLike<number>);
-  const counts = Array.from(image.fileDirectory.getValue('StripByteCounts') as ArrayLike<number>);
+  const offsets = Array.from((await image.fileDirectory.loadValue('StripOffsets')) as ArrayLike<number>);
+  const counts = Array.from((await image.fileDirectory.loadValue('StripByteCounts')) as ArrayLike<number>);
   expect(image.fileDirectory.getValue('Compression')).to.equal(8);
   const raw = Buffer.concat(offsets.map((o, k) => inflateSync(bytes.subarray(o, o + counts[k]!))));
   const out = new BigUint64Array(image.getWidth() * image.getHeight());
