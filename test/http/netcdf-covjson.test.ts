@@ -159,6 +159,11 @@ describe('zone data as netCDF-3 and CoverageJSON', function () {
     });
   }
 
+  it('/conformance declares data-netcdf and data-coveragejson', async () => {
+    const conformsTo = (await (await s.get('/conformance', { accept: 'application/json' })).json()).conformsTo as string[];
+    expect(conformsTo).to.include.members(['https://www.opengis.net/spec/ogcapi-dggs-1/1.0/conf/data-netcdf', 'https://www.opengis.net/spec/ogcapi-dggs-1/1.0/conf/data-coveragejson']);
+  });
+
   it('netCDF and CoverageJSON are negotiated by media type', async () => {
     for (const [accept, type] of [
       ['application/netcdf', 'application/netcdf'],
