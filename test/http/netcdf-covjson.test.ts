@@ -1,13 +1,14 @@
 /**
  * Zone data as netCDF-3 and CoverageJSON (OGC 21-038r1 data-netcdf, data-coveragejson): the netCDF
- * file is read back with netcdfjs, the CoverageJSON document is checked against the structural rules
- * of CoverageJSON 1.0 (OGC 21-069r2) this encoding uses; in both the values are those of the
+ * file is read back with netcdfjs, the CoverageJSON document is validated by the CoverageJSON JSON
+ * Schema and checked against the rules of CoverageJSON 1.0 (OGC 21-069r2) a schema cannot state; in both the values are those of the
  * DGGS-JSON of the same request, and the sub-zone axis is the DGGS-JSON's zone order (local indices
  * or the zone ids, by profile).
  */
 import { expect } from 'chai';
 import { NetCDFReader } from 'netcdfjs';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { coverageJsonValidator } from '../support/coveragejson-schema.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -34,6 +35,7 @@ const nulled = (values: number[]): (number | null)[] => values.map((v) => (Numbe
 describe('zone data as netCDF-3 and CoverageJSON', function () {
   this.timeout(60_000);
   let s: TestServer;
+  const validateCoverageJson = coverageJsonValidator();
   before(async () => {
     s = await startTestServer();
   });
@@ -179,7 +181,14 @@ describe('zone data as netCDF-3 and CoverageJSON', function () {
 
   // --- CoverageJSON -------------------------------------------------------------------------------
 
-  /** The rules of CoverageJSON 1.0 (OGC 21-069r2) a Coverage of this encoding must meet. */
+  it('the CoverageJSON schema refuses a broken document (the validator is not a yes-sayer)', async () => {
+    const doc = await (await s.get(`${CASES[1]}&f=covjson`)).json();
+    expect(validateCoverageJson(doc)).to.equal(true);
+    delete doc.coverages[0].domain.axes;
+    expect(validateCoverageJson(doc)).to.equal(false);
+  });
+
+  /** The rules of CoverageJSON 1.0 (OGC 21-069r2) a Coverage of this encoding must meet, beyond its schema. */
   function checkCoverage(c: Json, parameters: Json, referencingRequired: boolean): void {
     expect(c.type).to.equal('Coverage');
     const domain = c.domain;
@@ -226,6 +235,7 @@ describe('zone data as netCDF-3 and CoverageJSON', function () {
         expect(res.headers.get('content-type')).to.match(/^application\/prs\.coverage\+json/);
         expect(res.headers.get('link')).to.equal(`<${PROFILE}/${profile}>; rel="profile"`);
         const doc = await res.json();
+        expect(validateCoverageJson(doc), JSON.stringify(validateCoverageJson.errors?.slice(0, 3))).to.equal(true);
         // The metadata the requirement asks for: profile, parent zone, DGGRS (members and links).
         expect(doc).to.include({ profile: `${PROFILE}/${profile}`, dggrs: IVEA7H_URI, zoneId: ref.zoneId });
         expect(doc.depths).to.deep.equal(ref.depths);

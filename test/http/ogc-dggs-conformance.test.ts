@@ -13,6 +13,7 @@ import { decode as decodeUbjson } from '@shelacek/ubjson';
 import { NetCDFReader } from 'netcdfjs';
 import { SHARED, startTestServer, type TestServer } from '../support/test-server.js';
 import { dggsJsonValidator } from '../support/dggs-json-schema.js';
+import { coverageJsonValidator } from '../support/coveragejson-schema.js';
 import { TOKENS } from '../../src/app/tokens.js';
 import type { Dggrs, GridRegistry } from '../../src/ports/grid-registry.js';
 
@@ -603,7 +604,9 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
       expect(r.type).to.match(/^application\/prs\.coverage\+json/);
       expect(r.headers.get('link')).to.equal(`<https://www.opengis.net/def/profile/ogc/0/${profile}>; rel="profile"`);
       const doc = r.body;
-      // Two depths: a CoverageCollection of one Coverage each.
+      // A CoverageJSON document (its JSON Schema); two depths: a CoverageCollection of one Coverage each.
+      const validate = coverageJsonValidator();
+      expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).to.equal(true);
       expect(doc.type).to.equal('CoverageCollection');
       expect(doc).to.include({ profile: `https://www.opengis.net/def/profile/ogc/0/${profile}`, zoneId: zone, dggrs: grid().uri });
       expect(link(doc, `${REL}/dggrs`).href).to.match(/\/dggs\/IVEA7H$/);
