@@ -43,6 +43,10 @@ const RECORDS = {
   geojson: { mediaType: 'application/geo+json', f: 'geo+json', aliases: [], binary: false, extension: 'geojson', offeredBy: { 'zone-list': [CONF.dggsZoneGeojson], 'zone-info': [CONF.dggsZoneGeojson], items: [CONF.featuresGeojson] } },
   parquet: { mediaType: 'application/vnd.apache.parquet', f: 'parquet', aliases: [], binary: true, extension: 'parquet', offeredBy: { 'zone-list': [], items: [] } },
   geoparquet: { mediaType: 'application/vnd.geo+parquet', f: 'geoparquet', aliases: [], binary: true, extension: 'parquet', offeredBy: { 'zone-list': [], items: [] } },
+  /** Zone data as one 16-bit image of one zone-depth (zone-data/png.ts). */
+  png: { mediaType: 'image/png', f: 'png', aliases: [], binary: true, extension: 'png', offeredBy: {} },
+  /** Zone data as one lossless 8-bit JPEG-XL image of one zone-depth (zone-data/jpegxl.ts). */
+  jpegxl: { mediaType: 'image/jxl', f: 'jxl', aliases: ['jpegxl'], binary: true, extension: 'jxl', offeredBy: {} },
   /** Zone lists as little-endian 64-bit integers (OGC 21-038r1 /req/zone-uint64). */
   uint64: { mediaType: 'application/x-binary', f: 'uint64', aliases: ['x-binary'], binary: true, extension: 'bin', offeredBy: { 'zone-list': [CONF.dggsZoneUint64] } },
   /**

@@ -28,6 +28,10 @@ const common = {
         'A profile of the format (OGC 21-038r1): with geo+json (or no other format asked) on a collection, jsonfg-dggs* answers DGGS-JSON-FG, the features of a parquet-lake collection in the zone with geometry quantized to the sub-zones of one zone-depth (local indices, or zone ids for -zoneids; -plus adds the CRS84 geometry); rfc7946 is plain GeoJSON. ' +
         'The other values pick a DGGS-optimized profile of their format (local sub-zone indices, or global zone ids for -zoneids); each format has a default, linked from the answer with rel="profile". A profile the format does not write is 400.',
     }),
+  'values-scale': queryNumber(
+    'PNG and JPEG-XL (OGC 21-038r1 /rec/data-png/scale-offset): the factor values are multiplied by before values-offset is added, giving the encoded unsigned integers (value = (encoded - offset) / scale; 0 is no value). When neither is given both are fitted to the answer\'s values (Values-Scale, Values-Offset headers); alone, the offset puts the least value at 1. A value encoding outside 1..65535 (PNG) or 1..255 (JPEG-XL) is 422. Not 0.',
+  ).refine((v) => v !== 0, 'must not be 0 (values would not be recoverable)'),
+  'values-offset': queryNumber('PNG and JPEG-XL: the offset added after multiplying values by values-scale (which is 1 when only the offset is given); see values-scale'),
   'cog-no-data-value': queryNumber('Pixels equal to this value are excluded; overrides the collection default'),
   'cog-sampling-factor': queryNumber('Samples per sub-zone (density multiplier); default 8', { min: 0.01, max: 4096 }),
   'cog-all-touched': queryBoolean('Also count pixels that merely touch a sub-zone; default false'),
@@ -94,6 +98,8 @@ export const CrossCollectionZoneDataQuery = z.object({
   datetime: z.string().optional().openapi({ description: 'RFC 3339 instant or interval start/end (open ends `..`); applies to each source with a time dimension (STAC scenes, lake datetime columns)', example: '2024-06-01T00:00:00Z/..' }),
   'refined-geometry': common['refined-geometry'],
   profile: common.profile,
+  'values-scale': common['values-scale'],
+  'values-offset': common['values-offset'],
 });
 
 /** Bounds of a cross-collection body; the values bound (limits.maxZoneDataValues) caps the joined table as a whole. */
