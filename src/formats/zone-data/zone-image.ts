@@ -36,12 +36,6 @@ export interface ImageKind {
   maxFields: number;
 }
 
-/**
- * The image may be drawn once finer than its frame (twice the pixels each way) when a sub-zone got
- * no pixel at the frame's resolution: limits.maxRasterPixels bounds that finer image.
- */
-const REFINED = 4;
-
 /** The image's frame: the zone's bounding rectangle at the pixel size of the sub-zones' level. */
 export function imageFrame(grid: Dggrs, zoneId: string, depth: number): RasterFrame {
   return zoneRasterFrame(grid, grid.describeZone(zoneId).bbox, grid.zoneLevel(zoneId) + depth);
@@ -66,10 +60,10 @@ export function checkImagePlan(kind: ImageKind, plan: ZoneDataPlan): void {
   }
   const frame = imageFrame(plan.grid, plan.zoneId, plan.depths[0]!);
   const pixels = frame.width * frame.height;
-  if (pixels * REFINED > plan.limits.maxRasterPixels) {
+  if (pixels > plan.limits.maxRasterPixels) {
     throw new ValidationError(
       'Image too large',
-      `Zone ${plan.zoneId} at zone-depth ${plan.depths[0]} needs a ${frame.width} x ${frame.height} image (${pixels} pixels, up to ${REFINED} times that when refined so that every sub-zone gets a pixel), more than limits.maxRasterPixels (${plan.limits.maxRasterPixels}): ask a smaller zone-depth.`,
+      `Zone ${plan.zoneId} at zone-depth ${plan.depths[0]} needs a ${frame.width} x ${frame.height} image (${pixels} pixels), more than limits.maxRasterPixels (${plan.limits.maxRasterPixels}): ask a smaller zone-depth.`,
     );
   }
 }
@@ -167,12 +161,17 @@ export async function zoneImage(data: ZoneData, ctx: ZoneDataContext, kind: Imag
   return { frame: raster, quantization: q, samples, channels };
 }
 
+/**
+ * The sub-zones drawn on the frame itself, never finer: checkImagePlan bounded its pixels, and
+ * the encoding never writes more. A sub-zone no pixel centre falls in takes the pixel holding its
+ * centroid (zone-raster.ts); two such sub-zones needing one pixel are a 422.
+ */
 async function rasterized(grid: Dggrs, zones: readonly string[], frame: RasterFrame): Promise<ZoneRaster> {
   try {
-    return await runStepped(rasterizeZones(grid, zones, frame, { maxPixels: frame.width * frame.height * REFINED }));
+    return await runStepped(rasterizeZones(grid, zones, frame, { maxPixels: frame.width * frame.height }));
   } catch (e) {
     if (!(e instanceof ZoneRasterBoundError)) throw e;
-    throw new ValidationError('Sub-zones too small for an image', `Some sub-zones get no pixel of their own within ${e.maxPixels} pixels (limits.maxRasterPixels bounds the image): ask a smaller zone-depth.`);
+    throw new ValidationError('Sub-zones too small for an image', `Some sub-zones get no pixel of their own in the ${frame.width} x ${frame.height} image: ask a smaller zone-depth (or another format).`);
   }
 }
 
