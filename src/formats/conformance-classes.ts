@@ -35,6 +35,8 @@ export const CONF = {
     dggsOperationIds: 'operation-ids',
     dggsDataNetcdf: 'data-netcdf',
     dggsDataCoveragejson: 'data-coveragejson',
+    dggsDataPng: 'data-png',
+    dggsDataJpegxl: 'data-jpegxl',
   }),
   ...uris(FEATURES1, { featuresCore: 'core', featuresGeojson: 'geojson', featuresHtml: 'html', featuresOas30: 'oas30' }),
   ...uris(FEATURES3, { featuresFilter: 'filter', featuresFeaturesFilter: 'features-filter', featuresQueryables: 'queryables' }),

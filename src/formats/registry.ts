@@ -47,6 +47,10 @@ const RECORDS = {
   netcdf: { mediaType: 'application/netcdf', f: 'netcdf', aliases: ['nc', 'application/x-netcdf'], binary: true, extension: 'nc', offeredBy: {} },
   /** Zone data as CoverageJSON (zone-data/coveragejson.ts). */
   coveragejson: { mediaType: 'application/prs.coverage+json', f: 'covjson', aliases: ['coveragejson'], binary: false, extension: 'covjson', offeredBy: {} },
+  /** Zone data as one 16-bit image of one zone-depth (zone-data/png.ts). */
+  png: { mediaType: 'image/png', f: 'png', aliases: [], binary: true, extension: 'png', offeredBy: {} },
+  /** Zone data as one lossless 8-bit JPEG-XL image of one zone-depth (zone-data/jpegxl.ts). */
+  jpegxl: { mediaType: 'image/jxl', f: 'jxl', aliases: ['jpegxl'], binary: true, extension: 'jxl', offeredBy: {} },
   /** Zone lists as little-endian 64-bit integers (OGC 21-038r1 /req/zone-uint64). */
   uint64: { mediaType: 'application/x-binary', f: 'uint64', aliases: ['x-binary'], binary: true, extension: 'bin', offeredBy: { 'zone-list': [CONF.dggsZoneUint64] } },
   /**

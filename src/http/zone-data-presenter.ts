@@ -13,7 +13,7 @@ import { forward } from './zone-data-query.js';
 /** Where a zone-data answer sits: its path, the query its links carry, its page title and crumbs. */
 export interface ZoneDataPage {
   path: string;
-  query: { datetime?: string | undefined; 'refined-geometry'?: boolean | undefined };
+  query: { datetime?: string | undefined; 'refined-geometry'?: boolean | undefined; 'values-scale'?: number | undefined; 'values-offset'?: number | undefined };
   title: string;
   crumbs: [string, string][];
   /** The answer's own links, when not `self` and the alternates of `path` (a POST's). */
@@ -44,6 +44,6 @@ export async function presentZoneData(grid: Dggrs, data: ZoneData, format: Forma
     }),
     links.link('https://www.opengis.net/def/rel/ogc/1.0/dggrs', `/dggs/${encodeURIComponent(data.dggrsId)}`, { type: 'application/json', title: 'The grid' }),
   ];
-  const view: ZoneDataView = { grid, links: list, refined: query['refined-geometry'] ?? false, datetime: datetimeBounds(query.datetime), title, crumbs, profile };
+  const view: ZoneDataView = { grid, links: list, refined: query['refined-geometry'] ?? false, datetime: datetimeBounds(query.datetime), title, crumbs, profile, valuesScale: query['values-scale'], valuesOffset: query['values-offset'] };
   return zoneDataReply(format, data, view);
 }

@@ -557,6 +557,53 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
   // (section end)
 
   // --- data-png and data-jpegxl (helper png-jxl) ---
+  /**
+   * The zone-data URL of the DGGRS description's link template, the image in `accept` checked pixel
+   * by pixel against the DGGS-JSON of the same request (support/zone-image-check.ts): the zone's
+   * bounding rectangle in CRS84, a distinct cell value for every sub-zone of the zone-depth, 0 (null)
+   * outside the zone, decoded with the Values-Scale and Values-Offset headers.
+   */
+  // Imported here, not at the top, so that the helpers' sections stay apart.
+  type DecodedImage = import('../support/zone-image-check.js').DecodedImage;
+  async function imageAbstractTest(accept: string, read: (bytes: Uint8Array) => Promise<DecodedImage>): Promise<void> {
+    const { checkZoneImage } = await import('../support/zone-image-check.js');
+    const d = await ok(`/collections/${RASTER}/dggs/IVEA7H`);
+    const zone = zoneAt(4);
+    const url = `${template(d, `${REL}/dggrs-zone-data`).replace('{zoneId}', zone)}?zone-depth=2`;
+    const r = await get(url, accept);
+    expect(r.status, r.bytes.toString('utf8').slice(0, 300)).to.equal(200);
+    expect(r.type).to.equal(accept);
+    const scale = Number(r.headers.get('values-scale')), offset = Number(r.headers.get('values-offset'));
+    expect(r.headers.get('values-scale')).to.match(/^-?\d/);
+    expect(r.headers.get('values-offset')).to.match(/^-?\d/);
+    const json = await ok(url);
+    const values = json.values.elevation[0].data as (number | null)[];
+    checkZoneImage(grid(), zone, 2, await read(new Uint8Array(r.bytes)), scale, offset, [values]);
+    // Several depths: PNG SHALL answer a 4xx; for JPEG-XL, see below.
+    const several = await get(`${url.replace('zone-depth=2', 'zone-depth=1,2')}`, accept);
+    expect(several.status).to.equal(400);
+    expect(several.body.message).to.match(/one zone-depth/);
+  }
+
+  abstractTest('data-png', '/conf/data-png/content', async () => {
+    const { decode } = await import('fast-png');
+    await imageAbstractTest('image/png', async (bytes) => {
+      const png = decode(bytes);
+      expect(png.depth).to.equal(16);
+      return png;
+    });
+  });
+
+  /**
+   * Our choice, and a gap: the JPEG-XL encoder (@jsquash/jxl) writes single-frame images, so the last
+   * part (each depth of a zone-depth pyramid a separate image) is not met: several depths are a 400
+   * here as in PNG. The rest is checked as for PNG, the image decoded by libjxl (WebAssembly).
+   */
+  abstractTest('data-jpegxl', '/conf/data-jpegxl/content', async () => {
+    const { decodeJxl } = await import('../support/jxl-decode.js');
+    await imageAbstractTest('image/jxl', decodeJxl);
+  });
+
   // (section end)
 
   // --- data-netcdf and data-coveragejson (helper netcdf-covjson) ---

@@ -31,6 +31,10 @@ const common = {
   subset: z.string().optional().openapi({ description: 'Subset on axes beyond the grid\'s: time("start":"end") on a collection with a temporal extent (as datetime). Lat/Lon are the grid\'s axes (400), as is any other axis.', example: 'time("2024-01-05T00:00:00Z":"2024-01-10T00:00:00Z")' }),
   'refined-geometry': queryBoolean('Densify returned geometry (geo+json, geoparquet); default false'),
   profile: ZoneDataProfileParam,
+  'values-scale': queryNumber(
+    'PNG and JPEG-XL (OGC 21-038r1 /rec/data-png/scale-offset): the factor values are multiplied by before values-offset is added, giving the encoded unsigned integers (value = (encoded - offset) / scale; 0 is no value). When neither is given both are fitted to the answer\'s values (Values-Scale, Values-Offset headers); alone, the offset puts the least value at 1. A value encoding outside 1..65535 (PNG) or 1..255 (JPEG-XL) is 422. Not 0.',
+  ).refine((v) => v !== 0, 'must not be 0 (values would not be recoverable)'),
+  'values-offset': queryNumber('PNG and JPEG-XL: the offset added after multiplying values by values-scale (which is 1 when only the offset is given); see values-scale'),
   'cog-no-data-value': queryNumber('Pixels equal to this value are excluded; overrides the collection default'),
   'cog-sampling-factor': queryNumber('Samples per sub-zone (density multiplier); default 8', { min: 0.01, max: 4096 }),
   'cog-all-touched': queryBoolean('Also count pixels that merely touch a sub-zone; default false'),
@@ -97,6 +101,8 @@ export const CrossCollectionZoneDataQuery = z.object({
   datetime: z.string().optional().openapi({ description: 'RFC 3339 instant or interval start/end (open ends `..`); applies to each source with a time dimension (STAC scenes, lake datetime columns)', example: '2024-06-01T00:00:00Z/..' }),
   'refined-geometry': common['refined-geometry'],
   profile: common.profile,
+  'values-scale': common['values-scale'],
+  'values-offset': common['values-offset'],
 });
 
 /** Bounds of a cross-collection body; the values bound (limits.maxZoneDataValues) caps the joined table as a whole. */

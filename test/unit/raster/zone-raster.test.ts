@@ -1,0 +1,110 @@
+/**
+ * The zone rasterizer: for one zone of each grid family (7H, 3H, rhombic 9R, HEALPix, GNOSIS, H3, A5), an
+ * equatorial one, a polar one and one across the antimeridian, at depths 1-3, every sub-zone gets at least
+ * one pixel whose centre the grid itself places in that sub-zone, and no pixel names a zone that the grid
+ * does not place its centre in (beyond the few centroid pixels the raster may give).
+ */
+import { expect } from 'chai';
+import { GRID_FACTORIES } from '../../../src/adapters/grids/catalog.js';
+import type { Dggrs } from '../../../src/domain/dggrs/dggrs.js';
+import { runToEnd } from '../../../src/domain/dggrs/dggrs.js';
+import { rasterizeZones, zoneRasterFrame, zonesBBox, type ZoneRaster } from '../../../src/domain/raster/zone-raster.js';
+
+const FAMILIES: Array<[string, number]> = [
+  ['IVEA7H', 2],
+  ['ISEA3H', 3],
+  ['ISEA9R', 1],
+  ['HEALPix', 2],
+  ['GNOSISGlobalGrid', 3],
+  ['H3', 2],
+  ['A5', 3],
+];
+/** Points naming the test zones: an ordinary one, one at the north pole, one across the antimeridian. */
+const PLACES: Array<[string, number, number]> = [
+  ['mid-latitude', 10.3, 46.2],
+  ['polar', 0, 89.99],
+  ['antimeridian', 179.999, -20.3],
+];
+
+function centreOf(r: ZoneRaster, pixel: number): [number, number] {
+  const col = pixel % r.width, row = Math.floor(pixel / r.width);
+  const lon = r.west + ((col + 0.5) * (r.east - r.west)) / r.width;
+  return [lon > 180 ? lon - 360 : lon, r.north - ((row + 0.5) * (r.north - r.south)) / r.height];
+}
+
+/** Checks the raster against the grid: returns how many pixels hold a zone their centre is not in. */
+function checkRaster(grid: Dggrs, zones: string[], r: ZoneRaster): number {
+  expect(r.index.length).to.equal(r.width * r.height);
+  const level = grid.zoneLevel(zones[0]!);
+  const centred = new Set<number>();
+  let offCentre = 0;
+  r.index.forEach((i, pixel) => {
+    if (i < 0) return;
+    const [lon, lat] = centreOf(r, pixel);
+    if (grid.zoneFromPoint(lon, lat, level) === zones[i]) centred.add(i);
+    else offCentre++;
+  });
+  const missing = zones.filter((_, i) => !centred.has(i));
+  expect(missing, `sub-zones with no pixel centred in them`).to.deep.equal([]);
+  return offCentre;
+}
+
+describe('zone rasterizer', function () {
+  this.timeout(300_000);
+  for (const [gridId, level] of FAMILIES) {
+    const grid = GRID_FACTORIES[gridId]!();
+    for (const [place, lon, lat] of PLACES) {
+      const zone = grid.zoneFromPoint(lon, lat, level);
+      for (const depth of [1, 2, 3]) {
+        it(`${gridId} ${place} zone ${zone}, depth ${depth}: every sub-zone has a pixel centred in it`, () => {
+          const d = grid.describeZone(zone);
+          const zones = grid.subZones(zone, depth);
+          const frame = zoneRasterFrame(grid, d.bbox, level + depth);
+          expect(frame.west).to.equal(d.bbox[0]);
+          expect(frame.north).to.equal(d.bbox[3]);
+          expect(frame.east).to.be.greaterThan(frame.west);
+          const r = runToEnd(rasterizeZones(grid, zones, frame));
+          expect(r.width % frame.width).to.equal(0);
+          expect(r.west).to.equal(frame.west);
+          expect(checkRaster(grid, zones, r)).to.equal(0);
+        });
+      }
+    }
+  }
+
+  it('rasterizes a zone list of mixed levels on its union box, across the antimeridian', () => {
+    const grid = GRID_FACTORIES.IVEA7H!();
+    const west = grid.zoneFromPoint(179.5, -20, 3);
+    const east = grid.zoneFromPoint(-179.5, -20, 3);
+    const zones = [...new Set([west, east, ...grid.children(grid.zoneFromPoint(179.9, 24, 3))])];
+    expect(new Set(zones.map((z) => grid.zoneLevel(z))).size).to.equal(2);
+    const bbox = zonesBBox(grid, zones);
+    expect(bbox[0]).to.be.greaterThan(bbox[2]); // crossing: west > east
+    const r = runToEnd(rasterizeZones(grid, zones, zoneRasterFrame(grid, bbox, 4)));
+    const seen = new Set(r.index);
+    zones.forEach((_, i) => expect(seen.has(i), zones[i]).to.equal(true));
+  });
+
+  it('gives a zone too small for the pixels the pixel at its centroid, or refuses past the bound', () => {
+    const grid = GRID_FACTORIES.IVEA7H!();
+    const zone = grid.zoneFromPoint(10, 46, 3);
+    const zones = grid.subZones(zone, 2);
+    const coarse = { ...zoneRasterFrame(grid, grid.describeZone(zone).bbox, 5), width: 6, height: 6 };
+    const r = runToEnd(rasterizeZones(grid, zones, coarse, { maxPixels: 36 * 16 }));
+    const counts = new Map<number, number>();
+    for (const i of r.index) counts.set(i, (counts.get(i) ?? 0) + 1);
+    zones.forEach((_, i) => expect(counts.get(i) ?? 0, zones[i]).to.be.greaterThan(0));
+    expect(() => runToEnd(rasterizeZones(grid, grid.subZones(zone, 3), { ...coarse, width: 2, height: 2 }, { maxPixels: 4 }))).to.throw(/pixels/);
+  });
+
+  it('yields while it works, so callers can take turns', () => {
+    const grid = GRID_FACTORIES.IVEA7H!();
+    const zone = grid.zoneFromPoint(10, 46, 2);
+    const frame = zoneRasterFrame(grid, grid.describeZone(zone).bbox, 6);
+    expect(frame.width * frame.height).to.be.greaterThan(10_000);
+    const work = rasterizeZones(grid, grid.subZones(zone, 4), frame);
+    let pauses = 0;
+    while (!work.next().done) pauses++;
+    expect(pauses).to.be.greaterThan(1);
+  });
+});
