@@ -91,5 +91,21 @@ describe('profile negotiation through Accept', function () {
       const again = await s.get(DATA, { accept: 'application/geo+json', 'if-none-match': a.headers.get('etag')! });
       expect(again.status).to.equal(200);
     });
+
+    it('lists geo+ubjson exactly where it is served: collection zone data of lake collections', async () => {
+      const api = (await (await s.get('/api/openapi.json')).json()) as Json;
+      const types = (p: string, method = 'get') => Object.keys(api.paths[p][method].responses['200'].content);
+      expect(types('/collections/{collection_id}/dggs/{dggrs_id}/zones/{zone_id}/data')).to.include('application/geo+ubjson');
+      expect(types('/dggs/{dggrs_id}/zones/{zone_id}/data')).to.not.include('application/geo+ubjson');
+      const conformance = (await (await s.get('/conformance', { accept: 'application/json' })).json()) as Json;
+      expect(conformance.conformsTo).to.include('https://www.opengis.net/spec/ogcapi-dggs-1/1.0/conf/data-dggs-ubjsonfg');
+      const lake = (await (await s.get(`${DATA}&f=json`)).json()) as Json;
+      expect(lake.links.some((l: Json) => l.rel === 'alternate' && l.type === 'application/geo+ubjson')).to.equal(true);
+      const html = await (await s.get(`${DATA}&f=html`)).text();
+      expect(html).to.include('f=geo%2Bubjson');
+      const raster = (await (await s.get('/collections/demo-elevation/dggs/IVEA7H/zones/E4-120-A/data?f=json')).json()) as Json;
+      expect(raster.links.some((l: Json) => l.type === 'application/geo+ubjson')).to.equal(false);
+      expect((await s.get('/collections/demo-elevation/dggs/IVEA7H/zones/E4-120-A/data?f=geo%2Bubjson')).status).to.equal(406);
+    });
   });
 });
