@@ -35,6 +35,8 @@ export const CONF = {
     dggsDataCql2Filter: 'data-cql2-filter',
     dggsZoneQueryCql2Filter: 'zone-query-cql2-filter',
     dggsOperationIds: 'operation-ids',
+    dggsDataNetcdf: 'data-netcdf',
+    dggsDataCoveragejson: 'data-coveragejson',
   }),
   ...uris(FEATURES1, { featuresCore: 'core', featuresGeojson: 'geojson', featuresHtml: 'html', featuresOas30: 'oas30' }),
   ...uris(FEATURES3, { featuresFilter: 'filter', featuresFeaturesFilter: 'features-filter', featuresQueryables: 'queryables' }),

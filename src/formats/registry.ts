@@ -43,6 +43,10 @@ const RECORDS = {
   geojson: { mediaType: 'application/geo+json', f: 'geo+json', aliases: [], binary: false, extension: 'geojson', offeredBy: { 'zone-list': [CONF.dggsZoneGeojson], 'zone-info': [CONF.dggsZoneGeojson], items: [CONF.featuresGeojson] } },
   parquet: { mediaType: 'application/vnd.apache.parquet', f: 'parquet', aliases: [], binary: true, extension: 'parquet', offeredBy: { 'zone-list': [], items: [] } },
   geoparquet: { mediaType: 'application/vnd.geo+parquet', f: 'geoparquet', aliases: [], binary: true, extension: 'parquet', offeredBy: { 'zone-list': [], items: [] } },
+  /** Zone data as classic netCDF-3 (zone-data/netcdf.ts); `application/x-netcdf` is the type the standard's profile parameter names. */
+  netcdf: { mediaType: 'application/netcdf', f: 'netcdf', aliases: ['nc', 'application/x-netcdf'], binary: true, extension: 'nc', offeredBy: {} },
+  /** Zone data as CoverageJSON (zone-data/coveragejson.ts). */
+  coveragejson: { mediaType: 'application/prs.coverage+json', f: 'covjson', aliases: ['coveragejson'], binary: false, extension: 'covjson', offeredBy: {} },
   /** Zone lists as little-endian 64-bit integers (OGC 21-038r1 /req/zone-uint64). */
   uint64: { mediaType: 'application/x-binary', f: 'uint64', aliases: ['x-binary'], binary: true, extension: 'bin', offeredBy: { 'zone-list': [CONF.dggsZoneUint64] } },
   /**

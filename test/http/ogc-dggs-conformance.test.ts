@@ -10,8 +10,10 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { decode as decodeUbjson } from '@shelacek/ubjson';
+import { NetCDFReader } from 'netcdfjs';
 import { SHARED, startTestServer, type TestServer } from '../support/test-server.js';
 import { dggsJsonValidator } from '../support/dggs-json-schema.js';
+import { coverageJsonValidator } from '../support/coveragejson-schema.js';
 import { TOKENS } from '../../src/app/tokens.js';
 import type { Dggrs, GridRegistry } from '../../src/ports/grid-registry.js';
 
@@ -591,6 +593,73 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
   // (section end)
 
   // --- data-netcdf and data-coveragejson (helper netcdf-covjson) ---
+  abstractTest('data-netcdf', '/conf/data-netcdf/content', async () => {
+    const zone = zoneAt(3);
+    const url = `/collections/${RASTER}/dggs/IVEA7H/zones/${zone}/data?zone-depth=0,2`;
+    const json = await ok(url);
+    for (const profile of ['netcdf3-dggs', 'netcdf3-dggs-zoneids']) {
+      const r = await get(`${url}&profile=${profile}`, 'application/netcdf');
+      expect(r.status, profile).to.equal(200);
+      expect(r.type).to.equal('application/netcdf');
+      expect(r.headers.get('link')).to.equal(`<https://www.opengis.net/def/profile/ogc/0/${profile}>; rel="profile"`);
+      // Classic netCDF (CDF-1 or the 64-bit offset CDF-2).
+      expect(r.bytes.subarray(0, 3).toString('latin1')).to.equal('CDF');
+      const nc = new NetCDFReader(r.bytes);
+      const global = (name: string) => nc.globalAttributes.find((a) => a.name === name)?.value;
+      // DGGS-optimized profile: profile URI, parent zone, DGGRS URI as metadata.
+      expect(global('profile')).to.equal(`https://www.opengis.net/def/profile/ogc/0/${profile}`);
+      expect(global('zone_id')).to.equal(zone);
+      expect(global('dggrs')).to.equal(grid().uri);
+      // One dimension of sub-zones per depth (and the ids' string length), no spatiotemporal dimension.
+      expect(nc.dimensions.map((d) => d.name).filter((n) => !n.endsWith('_strlen'))).to.deep.equal(['zone_d0', 'zone_d2']);
+      for (const [k, depth] of [0, 2].entries()) {
+        const subZones = grid().subZones(zone, depth);
+        const coordinates = nc.getDataVariable(`zone_d${depth}`);
+        if (profile === 'netcdf3-dggs') expect(coordinates).to.deep.equal(subZones.map((_, i) => i + 1));
+        else {
+          const width = nc.dimensions.find((d) => d.name === `zone_d${depth}_strlen`)!.size;
+          expect(subZones.map((_, i) => (coordinates as string[]).slice(i * width, (i + 1) * width).join(''))).to.deep.equal(subZones);
+        }
+        // Every selected field of every sub-zone, NaN where DGGS-JSON has null.
+        const values = (nc.getDataVariable(`elevation_d${depth}`) as number[]).map((v) => (Number.isNaN(v) ? null : v));
+        expect(values).to.deep.equal(json.values.elevation[k].data);
+      }
+    }
+  });
+
+  abstractTest('data-coveragejson', '/conf/data-coveragejson/content', async () => {
+    const zone = zoneAt(3);
+    const url = `/collections/${RASTER}/dggs/IVEA7H/zones/${zone}/data?zone-depth=0,2`;
+    const json = await ok(url);
+    for (const profile of ['covjson-dggs', 'covjson-dggs-zoneids']) {
+      const r = await get(`${url}&profile=${profile}`, 'application/prs.coverage+json');
+      expect(r.status, profile).to.equal(200);
+      expect(r.type).to.match(/^application\/prs\.coverage\+json/);
+      expect(r.headers.get('link')).to.equal(`<https://www.opengis.net/def/profile/ogc/0/${profile}>; rel="profile"`);
+      const doc = r.body;
+      // A CoverageJSON document (its JSON Schema); two depths: a CoverageCollection of one Coverage each.
+      const validate = coverageJsonValidator();
+      expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).to.equal(true);
+      expect(doc.type).to.equal('CoverageCollection');
+      expect(doc).to.include({ profile: `https://www.opengis.net/def/profile/ogc/0/${profile}`, zoneId: zone, dggrs: grid().uri });
+      expect(link(doc, `${REL}/dggrs`).href).to.match(/\/dggs\/IVEA7H$/);
+      expect(doc.parameters.elevation.observedProperty.label.en).to.be.a('string');
+      for (const [k, depth] of [0, 2].entries()) {
+        const c = doc.coverages[k];
+        const subZones = grid().subZones(zone, depth);
+        expect(c.type).to.equal('Coverage');
+        // One axis of sub-zones, no spatiotemporal axes.
+        expect(Object.keys(c.domain.axes)).to.deep.equal(['zone']);
+        expect(c.domain.axes.zone.values).to.deep.equal(profile === 'covjson-dggs' ? subZones.map((_, i) => i + 1) : subZones);
+        expect(c.domain.referencing[0].coordinates).to.deep.equal(['zone']);
+        expect(c.domain.referencing[0].system.id).to.equal(grid().uri);
+        expect(c.ranges.elevation).to.include({ type: 'NdArray', dataType: 'float' });
+        expect(c.ranges.elevation.shape).to.deep.equal([subZones.length]);
+        expect(c.ranges.elevation.values).to.deep.equal(json.values.elevation[k].data);
+      }
+    }
+  });
+
   // (section end)
 
   // --- data-zarr (helper zarr-fg) ---
