@@ -28,6 +28,8 @@ export const CONF = {
     dggsDataJson: 'data-json',
     dggsDataUbjson: 'data-ubjson',
     dggsDataJsonFg: 'data-dggs-jsonfg',
+    dggsDataUbjsonFg: 'data-dggs-ubjsonfg',
+    dggsDataZarr: 'data-zarr',
     dggsZoneUint64: 'zone-uint64',
     dggsDataGeojson: 'data-geojson',
     dggsDataCql2Filter: 'data-cql2-filter',

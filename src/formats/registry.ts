@@ -61,6 +61,14 @@ const RECORDS = {
   tilejson: { mediaType: 'application/vnd.mapbox.tile+json', f: 'tilejson', aliases: [], binary: false, extension: 'json', offeredBy: { tileset: [] } },
   /** Mapbox Vector Tile 2.1 (protobuf); compressed in transit like any other answer (src/http/compression.ts). */
   mvt: { mediaType: 'application/vnd.mapbox-vector-tile', f: 'mvt', aliases: ['pbf', 'application/x-protobuf'], binary: true, extension: 'pbf', offeredBy: { 'vector-tile': [CONF.tilesMvt] } },
+  /** Zipped Zarr 2 zone data (OGC 21-038r1 /req/data-zarr), one group per depth (zone-data/zarr.ts). */
+  zarr: { mediaType: 'application/zarr+zip', f: 'zarr', aliases: ['zarr+zip'], binary: true, extension: 'zarr.zip', offeredBy: {} },
+  /**
+   * DGGS-UBJSON-FG (OGC 21-038r1 /req/data-dggs-ubjsonfg): the DGGS-JSON-FG features of a lake
+   * collection's zone in UBJSON. Not a zone-data encoding (it writes features, not values): the
+   * collection zone-data route offers it beside them where it has features (routes/zone-data-collection.ts).
+   */
+  'geo-ubjson': { mediaType: 'application/geo+ubjson', f: 'geo+ubjson', aliases: [], binary: true, extension: 'ubj', offeredBy: {} },
   openapi: { mediaType: 'application/vnd.oai.openapi+json;version=3.1', f: 'json', aliases: ['application/vnd.oai.openapi+json'], binary: false, extension: 'json', offeredBy: {} },
 } as const satisfies Record<string, FormatRecord>;
 

@@ -22,6 +22,8 @@ export interface ZoneDataPage {
   collections?: Collection[];
   /** The profile of the format the answer is written in (formatPlan). */
   profile?: string | undefined;
+  /** The formats the alternates link to, when not the zone-data encodings (a lake collection's add geo+ubjson). */
+  formats?: readonly Format[];
 }
 
 function datetimeBounds(text: string | undefined): ZoneDataView['datetime'] {
@@ -33,9 +35,9 @@ function datetimeBounds(text: string | undefined): ZoneDataView['datetime'] {
 
 /** Zone data in the negotiated format, with its links. */
 export async function presentZoneData(grid: Dggrs, data: ZoneData, format: Format, links: Links, page: ZoneDataPage) {
-  const { path, query, title, crumbs, self, collections = [], profile } = page;
+  const { path, query, title, crumbs, self, collections = [], profile, formats = ZONE_DATA_FORMATS } = page;
   const list: Link[] = [
-    ...(self ?? links.selfAndAlternates(path, format, ZONE_DATA_FORMATS, forward(query), title)),
+    ...(self ?? links.selfAndAlternates(path, format, formats, forward(query), title)),
     // Sources inside this service (a lake's items) come as paths, a collection's local files as
     // the route that serves them: links are absolute; a local file that is not served is left out.
     ...data.sources.flatMap((s) => {

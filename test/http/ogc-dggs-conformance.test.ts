@@ -476,6 +476,13 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
       expect(r.status, profile).to.equal(200);
       expect(r.type).to.match(/^application\/geo\+json/);
       const fc = r.body;
+      // The same answer negotiated by the media type's profile parameter alone (URI or bare name).
+      for (const named of [`"https://www.opengis.net/def/profile/ogc/0/${profile}"`, profile]) {
+        const viaAccept = await get(base, `application/geo+json; profile=${named}`);
+        expect(viaAccept.status, named).to.equal(200);
+        expect(viaAccept.headers.get('link')).to.equal(`<https://www.opengis.net/def/profile/ogc/0/${profile}>; rel="profile"`);
+        expect(viaAccept.body).to.deep.equal(fc);
+      }
       expect(fc.type).to.equal('FeatureCollection');
       expect(fc.conformsTo).to.include(`${DGGS}/data-dggs-jsonfg`);
       expect(fc).to.include({ dggrs: '[ogc-dggrs:IVEA7H]', zoneId: zone, depth });
@@ -551,6 +558,32 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
   });
 
   // --- data-dggs-ubjsonfg (helper zarr-fg) ---
+
+  abstractTest('data-dggs-ubjsonfg', '/conf/data-dggs-ubjsonfg/content', async () => {
+    const zone = zoneAt(3);
+    const base = `/collections/${LAKE}/dggs/IVEA7H/zones/${zone}/data?zone-depth=2&datetime=2024-01-05T00:00:00Z/2024-01-05T03:00:00Z`;
+    const decode = (b: Buffer): Json => decodeUbjson(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
+    const withoutLinks = ({ links: _links, ...rest }: Json) => rest;
+    for (const profile of ['jsonfg-dggs', 'jsonfg-dggs-plus', 'jsonfg-dggs-zoneids', 'jsonfg-dggs-zoneids-plus']) {
+      const fc = await ok(`${base}&profile=${profile}`, 'application/geo+json');
+      const r = await get(`${base}&profile=${profile}`, 'application/geo+ubjson');
+      expect(r.status, profile).to.equal(200);
+      expect(r.type).to.equal('application/geo+ubjson');
+      const doc = decode(r.bytes);
+      // The DGGS-JSON-FG document of the same request, but for its own self link.
+      expect(withoutLinks(doc)).to.deep.equal(withoutLinks(fc));
+      expect(doc.features).to.not.be.empty;
+      expect(link(doc, 'profile').href).to.equal(`https://www.opengis.net/def/profile/ogc/0/${profile}`);
+      expect(link(doc, 'self').type).to.equal('application/geo+ubjson');
+      expect(r.headers.get('link')).to.equal(`<https://www.opengis.net/def/profile/ogc/0/${profile}>; rel="profile"`);
+      // The profile asked through the Accept header's profile parameter.
+      expect(decode((await get(base, `application/geo+ubjson; profile="https://www.opengis.net/def/profile/ogc/0/${profile}"`)).bytes)).to.deep.equal(doc);
+    }
+    // Without a profile: the default, jsonfg-dggs; a raster collection has no features (406).
+    expect(link(decode((await get(base, 'application/geo+ubjson')).bytes), 'profile').href).to.equal('https://www.opengis.net/def/profile/ogc/0/jsonfg-dggs');
+    expect((await get(`/collections/${RASTER}/dggs/IVEA7H/zones/${zone}/data`, 'application/geo+ubjson')).status).to.equal(406);
+  });
+
   // (section end)
 
   // --- data-geotiff and zone-geotiff (helper geotiff) ---
@@ -677,5 +710,51 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
   // (section end)
 
   // --- data-zarr (helper zarr-fg) ---
+
+  abstractTest('data-zarr', '/conf/data-zarr/content', async () => {
+    const { strFromU8, unzipSync } = await import('fflate');
+    const zone = zoneAt(4);
+    const url = `/collections/${RASTER}/dggs/IVEA7H/zones/${zone}/data?zone-depth=1,2`;
+    const json = await ok(url);
+    for (const profile of ['zarr2-dggs', 'zarr2-dggs-zoneids']) {
+      const r = await get(`${url}&profile=${profile}`, 'application/zarr+zip');
+      expect(r.status, profile).to.equal(200);
+      expect(r.type).to.equal('application/zarr+zip');
+      expect(r.headers.get('link')).to.equal(`<https://www.opengis.net/def/profile/ogc/0/${profile}>; rel="profile"`);
+      const files = unzipSync(new Uint8Array(r.bytes));
+      const meta = (name: string): Json => JSON.parse(strFromU8(files[name]!));
+      // Zarr 2: the root group names the profile, the parent zone and the DGGRS.
+      expect(meta('.zgroup')).to.deep.equal({ zarr_format: 2 });
+      expect(meta('.zattrs')).to.include({ profile: `https://www.opengis.net/def/profile/ogc/0/${profile}`, zone_id: zone, dggrs: grid().uri });
+      // Every depth asked is its own dataset (group), its one dimension the sub-zones.
+      for (const [k, depth] of [1, 2].entries()) {
+        const group = `depth_${depth}`;
+        expect(meta(`${group}/.zgroup`)).to.deep.equal({ zarr_format: 2 });
+        const subZones = grid().subZones(zone, depth);
+        const coordinate = meta(`${group}/zone/.zarray`);
+        expect(coordinate).to.include({ zarr_format: 2 });
+        expect(coordinate.shape).to.deep.equal([subZones.length]);
+        const coords = files[`${group}/zone/0`]!;
+        if (profile === 'zarr2-dggs') {
+          expect(coordinate.dtype).to.equal('<u4');
+          expect([...new Uint32Array(coords.slice().buffer)]).to.deep.equal(subZones.map((_, i) => i + 1));
+        } else {
+          const width = Number(/^<U(\d+)$/.exec(coordinate.dtype)![1]);
+          const points = new Uint32Array(coords.slice().buffer);
+          const ids = subZones.map((_, i) => String.fromCodePoint(...points.subarray(i * width, (i + 1) * width)).replace(/\0+$/, ''));
+          expect(ids).to.deep.equal(subZones);
+        }
+        const values = meta(`${group}/elevation/.zarray`);
+        expect(values).to.include({ dtype: '<f8', fill_value: 'NaN', compressor: null });
+        // One chunk holds every value: each the DGGS-JSON value of its sub-zone.
+        expect(values.chunks).to.deep.equal([subZones.length]);
+        expect(Object.keys(files).filter((n) => n.startsWith(`${group}/elevation/`) && !n.endsWith('.zarray') && !n.endsWith('.zattrs'))).to.deep.equal([`${group}/elevation/0`]);
+        const read = [...new Float64Array(files[`${group}/elevation/0`]!.slice().buffer)].map((v) => (Number.isNaN(v) ? null : v));
+        expect(read).to.deep.equal(json.values.elevation[k].data);
+        expect(meta(`${group}/elevation/.zattrs`)._ARRAY_DIMENSIONS).to.deep.equal(['zone']);
+      }
+    }
+  });
+
   // (section end)
 });

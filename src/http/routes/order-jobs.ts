@@ -1,7 +1,7 @@
 import { z } from '../schemas/zod.js';
 import { JobResponse, JobsResponse, ListQuery } from '../schemas/orders.js';
 import { DataResponse, ZONE_DATA_F, ZoneDataProfileParam } from '../schemas/zone-data.js';
-import { formatPlan } from '../zone-data-query.js';
+import { askedProfile, formatPlan } from '../zone-data-query.js';
 import { defineRoute, json, type AnyRoute } from '../route.js';
 import { responses } from '../responses.js';
 import { formatParam } from '../schemas/query.js';
@@ -61,8 +61,8 @@ export function orderJobRoutes(service: OrdersService, guard: Pick<BearerGuard, 
     formats: ZONE_DATA_FORMATS,
     defaultFormat: 'dggs-json',
     responses: responses({ description: 'Zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [401, 404, 406, 422, 503]),
-    handler: async ({ params: p, query, format, links, req }) => {
-      const plan = formatPlan(format, query.profile);
+    handler: async ({ params: p, query, format, acceptProfiles, links, req }) => {
+      const plan = formatPlan(format, askedProfile(query.profile, acceptProfiles, format));
       const { job, data, grid } = await service.result(guard.ownerOf(req), p.order_id, p.job_id, plan.check);
       const path = `/orders/${job.orderId}/jobs/${job.id}/results`;
       const title = `Order ${job.orderId}, job ${job.id}: zone ${job.zoneId}`;
