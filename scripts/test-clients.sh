@@ -6,10 +6,12 @@
 # missing one fails the run, it is never skipped.
 cd "$(dirname "$0")/.."
 missing=""
-for tool in ogrinfo ogr2ogr mapserv chromium nginx openssl systemd-analyze; do command -v "$tool" >/dev/null || missing="$missing $tool"; done
-"${PYTHON:-/usr/bin/python3}" -c 'import rasterio' 2>/dev/null || missing="$missing python3-rasterio"
+for tool in ogrinfo ogr2ogr gdalinfo mapserv chromium nginx openssl systemd-analyze djxl; do command -v "$tool" >/dev/null || missing="$missing $tool"; done
+for module in rasterio ubjson netCDF4 xarray zarr jsonschema; do
+  "${PYTHON:-/usr/bin/python3}" -c "import $module" 2>/dev/null || missing="$missing python3 module $module"
+done
 if [ -n "$missing" ]; then
-  echo "test:clients: missing program(s):$missing (apt-get install gdal-bin cgi-mapserver chromium nginx openssl systemd python3-rasterio)" >&2
+  echo "test:clients: missing program(s):$missing (apt-get install gdal-bin cgi-mapserver chromium nginx openssl systemd libjxl-tools python3-rasterio python3-ubjson python3-netcdf4 python3-xarray python3-zarr python3-jsonschema)" >&2
   exit 1
 fi
 [ $# -eq 0 ] && set -- 'test/clients/**/*.test.ts'

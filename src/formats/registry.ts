@@ -43,6 +43,14 @@ const RECORDS = {
   geojson: { mediaType: 'application/geo+json', f: 'geo+json', aliases: [], binary: false, extension: 'geojson', offeredBy: { 'zone-list': [CONF.dggsZoneGeojson], 'zone-info': [CONF.dggsZoneGeojson], items: [CONF.featuresGeojson] } },
   parquet: { mediaType: 'application/vnd.apache.parquet', f: 'parquet', aliases: [], binary: true, extension: 'parquet', offeredBy: { 'zone-list': [], items: [] } },
   geoparquet: { mediaType: 'application/vnd.geo+parquet', f: 'geoparquet', aliases: [], binary: true, extension: 'parquet', offeredBy: { 'zone-list': [], items: [] } },
+  /** Zone data as classic netCDF-3 (zone-data/netcdf.ts); `application/x-netcdf` is the type the standard's profile parameter names. */
+  netcdf: { mediaType: 'application/netcdf', f: 'netcdf', aliases: ['nc', 'application/x-netcdf'], binary: true, extension: 'nc', offeredBy: {} },
+  /** Zone data as CoverageJSON (zone-data/coveragejson.ts). */
+  coveragejson: { mediaType: 'application/prs.coverage+json', f: 'covjson', aliases: ['coveragejson'], binary: false, extension: 'covjson', offeredBy: {} },
+  /** Zone data as one 16-bit image of one zone-depth (zone-data/png.ts). */
+  png: { mediaType: 'image/png', f: 'png', aliases: [], binary: true, extension: 'png', offeredBy: {} },
+  /** Zone data as one lossless 8-bit JPEG-XL image of one zone-depth (zone-data/jpegxl.ts). */
+  jpegxl: { mediaType: 'image/jxl', f: 'jxl', aliases: ['jpegxl'], binary: true, extension: 'jxl', offeredBy: {} },
   /** Zone lists as little-endian 64-bit integers (OGC 21-038r1 /req/zone-uint64). */
   uint64: { mediaType: 'application/x-binary', f: 'uint64', aliases: ['x-binary'], binary: true, extension: 'bin', offeredBy: { 'zone-list': [CONF.dggsZoneUint64] } },
   /** GeoTIFF: zone data as a raster per depth (OGC 21-038r1 data-geotiff), zone lists as a raster of zone ids (zone-geotiff). */
@@ -55,6 +63,14 @@ const RECORDS = {
   tilejson: { mediaType: 'application/vnd.mapbox.tile+json', f: 'tilejson', aliases: [], binary: false, extension: 'json', offeredBy: { tileset: [] } },
   /** Mapbox Vector Tile 2.1 (protobuf); compressed in transit like any other answer (src/http/compression.ts). */
   mvt: { mediaType: 'application/vnd.mapbox-vector-tile', f: 'mvt', aliases: ['pbf', 'application/x-protobuf'], binary: true, extension: 'pbf', offeredBy: { 'vector-tile': [CONF.tilesMvt] } },
+  /** Zipped Zarr 2 zone data (OGC 21-038r1 /req/data-zarr), one group per depth (zone-data/zarr.ts). */
+  zarr: { mediaType: 'application/zarr+zip', f: 'zarr', aliases: ['zarr+zip'], binary: true, extension: 'zarr.zip', offeredBy: {} },
+  /**
+   * DGGS-UBJSON-FG (OGC 21-038r1 /req/data-dggs-ubjsonfg): the DGGS-JSON-FG features of a lake
+   * collection's zone in UBJSON. Not a zone-data encoding (it writes features, not values): the
+   * collection zone-data route offers it beside them where it has features (routes/zone-data-collection.ts).
+   */
+  'geo-ubjson': { mediaType: 'application/geo+ubjson', f: 'geo+ubjson', aliases: [], binary: true, extension: 'ubj', offeredBy: {} },
   openapi: { mediaType: 'application/vnd.oai.openapi+json;version=3.1', f: 'json', aliases: ['application/vnd.oai.openapi+json'], binary: false, extension: 'json', offeredBy: {} },
 } as const satisfies Record<string, FormatRecord>;
 

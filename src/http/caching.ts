@@ -34,7 +34,7 @@ interface Validated {
  *
  * Tags are never hashes of bodies (bodies are streamed and never held for it): they hash what
  * the answer is a function of (the service's revision, the base URL, the path, the query with
- * its parameters in a fixed order, the negotiated media type, and for data answers the version
+ * its parameters in a fixed order, the negotiated media type and the profiles Accept asks of it, and for data answers the version
  * of the data), so every replica of one configuration gives the same tag. They are computed
  * before the answer is: a match costs no computation of it. The decision is `fresh`'s
  * (If-None-Match with weak comparison, else If-Modified-Since).
@@ -56,7 +56,7 @@ export class HttpCaching {
       if (declared.source) version = await declared.source(input, this.options.versions);
       const cacheControl = declared.cacheControl ?? `${policy.public ? 'public' : 'private'}, ${maxAge(version === null ? policy.gridMaxAgeSeconds : policy.dataMaxAgeSeconds)}`;
       if (version === undefined) return new AnswerCaching({ headers: { 'Cache-Control': cacheControl } });
-      const etag = entityTag([this.options.revision(), input.links.baseUrl, ...pathAndQuery(input.req.url), mediaType(input.format), declared.variant?.(input) ?? '', version?.id ?? ''], declared.weak?.(input) ?? false);
+      const etag = entityTag([this.options.revision(), input.links.baseUrl, ...pathAndQuery(input.req.url), mediaType(input.format), input.acceptProfiles.join(' '), declared.variant?.(input) ?? '', version?.id ?? ''], declared.weak?.(input) ?? false);
       input.etag = etag;
       const headers: Record<string, string> = { ETag: etag, 'Cache-Control': cacheControl };
       if (version?.modifiedMs !== undefined) headers['Last-Modified'] = new Date(version.modifiedMs).toUTCString();

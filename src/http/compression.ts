@@ -24,9 +24,9 @@ export interface BodyEncoder {
 /**
  * Media that are compressed already, or read by byte ranges (compressing them again costs CPU and
  * saves nothing): images but SVG (PNG, JPEG, JPEG XL, GeoTIFF), parquet and GeoParquet (their
- * pages are compressed), archives, PMTiles, and bytes of unknown type.
+ * pages are compressed), archives (zipped Zarr: its entries are deflated), PMTiles, and bytes of unknown type.
  */
-const PRECOMPRESSED = /^(?:image\/(?!svg\+xml)|video\/|audio\/|font\/woff2?\b|application\/(?:vnd\.apache\.parquet|vnd\.geo\+parquet|zip|gzip|x-gzip|zstd|x-bzip2|x-xz|x-7z-compressed|vnd\.pmtiles|octet-stream)\b)/i;
+const PRECOMPRESSED = /^(?:image\/(?!svg\+xml)|video\/|audio\/|font\/woff2?\b|application\/(?:vnd\.apache\.parquet|zarr\+zip|vnd\.geo\+parquet|zip|gzip|x-gzip|zstd|x-bzip2|x-xz|x-7z-compressed|vnd\.pmtiles|octet-stream)\b)/i;
 
 /** The codings offered, in the service's order of preference when the client likes several alike: br is smaller at the same cost. */
 const CODINGS = ['br', 'gzip', 'identity'] as const;

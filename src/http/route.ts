@@ -4,7 +4,7 @@ import type { ZodType } from 'zod';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from './schemas/zod.js';
 import { AppError, InvalidRequestError, ValidationError } from '../ports/errors.js';
-import { negotiate } from './formats.js';
+import { negotiateWithProfiles } from './formats.js';
 import type { Format } from '../formats/registry.js';
 import type { Links } from './links.js';
 import type { ResponseCompression } from './compression.js';
@@ -28,6 +28,12 @@ export interface HandlerInput<P, Q, B> {
   body: B;
   /** Negotiated format, when the route declares `formats`. */
   format: Format;
+  /**
+   * The profiles the Accept header asks of `format` (its ranges' `profile` parameter, the standard's
+   * profile URIs by name, best first; formats.ts `Negotiated`): for the handler to honour, when the
+   * request has no `profile` parameter, among the profiles the format has. Empty when none.
+   */
+  acceptProfiles: readonly string[];
   links: Links;
   req: Request;
   /** Aborts when the client goes away before the answer is finished: pass it on to the work. */
@@ -120,10 +126,10 @@ export function parseInput(route: AnyRoute, req: Request, links: Links, signal: 
   const query = validate(route.query, normaliseQuery(req.query), 'query parameter', status);
   const body = route.body ? validate(route.body, req.body, 'request body', status) : undefined;
   const raw = normaliseQuery(req.query);
-  const format = route.formats
-    ? negotiate(typeof raw.f === 'string' ? raw.f : undefined, req.header('accept'), route.formats, route.defaultFormat ?? route.formats[0]!)
-    : 'json';
-  return { params, query, body, format, links, req, signal };
+  const { format, profiles } = route.formats
+    ? negotiateWithProfiles(typeof raw.f === 'string' ? raw.f : undefined, req.header('accept'), route.formats, route.defaultFormat ?? route.formats[0]!)
+    : { format: 'json' as const, profiles: [] };
+  return { params, query, body, format, acceptProfiles: profiles, links, req, signal };
 }
 
 /** Repeated parameters keep their last value; the contract has no multi-valued parameters. */

@@ -13,7 +13,7 @@ import { forward } from './zone-data-query.js';
 /** Where a zone-data answer sits: its path, the query its links carry, its page title and crumbs. */
 export interface ZoneDataPage {
   path: string;
-  query: { datetime?: string | undefined; 'refined-geometry'?: boolean | undefined };
+  query: { datetime?: string | undefined; 'refined-geometry'?: boolean | undefined; 'values-scale'?: number | undefined; 'values-offset'?: number | undefined };
   title: string;
   crumbs: [string, string][];
   /** The answer's own links, when not `self` and the alternates of `path` (a POST's). */
@@ -22,6 +22,8 @@ export interface ZoneDataPage {
   collections?: Collection[];
   /** The profile of the format the answer is written in (formatPlan). */
   profile?: string | undefined;
+  /** The formats the alternates link to, when not the zone-data encodings (a lake collection's add geo+ubjson). */
+  formats?: readonly Format[];
 }
 
 function datetimeBounds(text: string | undefined): ZoneDataView['datetime'] {
@@ -33,9 +35,9 @@ function datetimeBounds(text: string | undefined): ZoneDataView['datetime'] {
 
 /** Zone data in the negotiated format, with its links. */
 export async function presentZoneData(grid: Dggrs, data: ZoneData, format: Format, links: Links, page: ZoneDataPage) {
-  const { path, query, title, crumbs, self, collections = [], profile } = page;
+  const { path, query, title, crumbs, self, collections = [], profile, formats = ZONE_DATA_FORMATS } = page;
   const list: Link[] = [
-    ...(self ?? links.selfAndAlternates(path, format, ZONE_DATA_FORMATS, forward(query), title)),
+    ...(self ?? links.selfAndAlternates(path, format, formats, forward(query), title)),
     // Sources inside this service (a lake's items) come as paths, a collection's local files as
     // the route that serves them: links are absolute; a local file that is not served is left out.
     ...data.sources.flatMap((s) => {
@@ -44,6 +46,6 @@ export async function presentZoneData(grid: Dggrs, data: ZoneData, format: Forma
     }),
     links.link('https://www.opengis.net/def/rel/ogc/1.0/dggrs', `/dggs/${encodeURIComponent(data.dggrsId)}`, { type: 'application/json', title: 'The grid' }),
   ];
-  const view: ZoneDataView = { grid, links: list, refined: query['refined-geometry'] ?? false, datetime: datetimeBounds(query.datetime), title, crumbs, profile };
+  const view: ZoneDataView = { grid, links: list, refined: query['refined-geometry'] ?? false, datetime: datetimeBounds(query.datetime), title, crumbs, profile, valuesScale: query['values-scale'], valuesOffset: query['values-offset'] };
   return zoneDataReply(format, data, view);
 }

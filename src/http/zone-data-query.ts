@@ -56,14 +56,36 @@ export function withSubset<Q extends { datetime?: string | undefined; subset?: s
 }
 
 /**
- * A `profile` of DGGS-JSON-FG answers with features when geo+json is the format, or when the request
- * names no format (`f`) at all; beside another `f` it is a 400.
+ * The profile a zone-data request asks: its `profile` parameter, else the first profile the Accept
+ * range that chose `format` names (`Accept: application/geo+json; profile="https://www.opengis.net/
+ * def/profile/ogc/0/jsonfg-dggs"`, or the bare name) among those the format has here: DGGS-JSON-FG's
+ * with geo+json and geo+ubjson where the route places features, else its encoding's. An Accept
+ * profile the format lacks is a preference not met, answered with the default (the parameter's is a 400).
  */
-export function jsonFgProfile(query: Pick<CollectionZoneDataParams, 'profile' | 'f'>, format: Format): JsonFgDggsProfile | undefined {
-  const p = JSONFG_DGGS_PROFILES.find((x) => x === query.profile);
+export function askedProfile(param: string | undefined, acceptProfiles: readonly string[], format: Format, features = false): string | undefined {
+  if (param !== undefined) return param;
+  const featureFormat = format === 'geojson' || format === 'geo-ubjson';
+  const offered: readonly string[] = featureFormat ? (features ? [...JSONFG_DGGS_PROFILES, 'rfc7946'] : ['rfc7946']) : (zoneDataEncoding(format)?.profiles ?? []);
+  return acceptProfiles.find((p) => offered.includes(p));
+}
+
+/**
+ * A DGGS-JSON-FG `profile` (asked by the parameter or Accept, see askedProfile) answers with features
+ * when geo+json is the format, or when the request names no format at all (no `f`, Accept chose
+ * none); beside another format it is a 400. geo+ubjson answers DGGS-UBJSON-FG only: `jsonfg-dggs`
+ * when no profile is asked (/per/data-dggs-jsonfg/supported-profiles: any profile may be the default),
+ * any other profile is a 400.
+ */
+export function jsonFgProfile(asked: string | undefined, f: string | undefined, format: Format): JsonFgDggsProfile | undefined {
+  const p = JSONFG_DGGS_PROFILES.find((x) => x === asked);
+  if (format === 'geo-ubjson') {
+    if (asked === undefined) return JSONFG_DGGS_PROFILES[0];
+    if (p === undefined) throw new InvalidRequestError('Profile not offered', `geo+ubjson is DGGS-UBJSON-FG: profile=${asked} is not one of its profiles ${JSONFG_DGGS_PROFILES.join(', ')} (default ${JSONFG_DGGS_PROFILES[0]}).`);
+    return p;
+  }
   if (p === undefined) return undefined;
-  if (format === 'geojson' || (query.f === undefined && format === 'dggs-json')) return p;
-  throw new InvalidRequestError('Profile needs geo+json', `profile=${p} is a DGGS-JSON-FG profile of geo+json: use f=geo+json (or leave f out).`);
+  if (format === 'geojson' || (f === undefined && format === 'dggs-json')) return p;
+  throw new InvalidRequestError('Profile needs geo+json', `profile=${p} is a DGGS-JSON-FG profile of geo+json (or geo+ubjson): use f=geo+json (or leave f out).`);
 }
 
 /** The encoding's profile and checks for a zone-data request in `format`. */

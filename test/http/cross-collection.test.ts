@@ -322,7 +322,7 @@ describe('cross-collection zone data (POST)', function () {
     it('404 for an unknown grid or zone; 406 for an unknown format; 415 for a non-JSON body', async () => {
       await expectError(await fetch(`${s.base}/dggs/NOPE/zones/${ZONE}/data`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(THREE) }), 404);
       await expectError(await fetch(`${s.base}/dggs/IVEA7H/zones/ZZ/data`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(THREE) }), 404);
-      await expectError(await post(THREE, '?f=png'), 406);
+      await expectError(await post(THREE, '?f=shapefile'), 406);
       const text = await fetch(`${s.base}${POST}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
       expect(text.status).to.be.oneOf([400, 415]);
       expect(((await text.json()) as { code: number }).code).to.equal(text.status);
@@ -344,7 +344,7 @@ describe('cross-collection zone data (POST)', function () {
     expect(op.requestBody.content['application/json'].schema.$ref).to.equal('#/components/schemas/CrossCollectionRequest');
     for (const status of ['200', '400', '404', '406', '422']) expect(op.responses, status).to.have.property(status);
     expect(Object.keys(op.responses['200'].content)).to.include.members(['application/vnd.ogc.dggs+json', 'application/json', 'application/geo+json', 'text/html', 'application/vnd.apache.parquet', 'application/vnd.geo+parquet']);
-    expect(op.parameters.map((p: Json) => p.name)).to.have.members(['dggrs_id', 'zone_id', 'f', 'zone-depth', 'datetime', 'refined-geometry']);
+    expect(op.parameters.map((p: Json) => p.name)).to.have.members(['dggrs_id', 'zone_id', 'f', 'zone-depth', 'datetime', 'refined-geometry', 'profile', 'values-scale', 'values-offset']);
     const request = doc.components.schemas.CrossCollectionRequest;
     expect(request.required).to.deep.equal(['collections']);
     expect(request.properties.collections.minItems).to.equal(1);

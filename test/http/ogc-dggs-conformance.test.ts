@@ -10,9 +10,11 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { decode as decodeUbjson } from '@shelacek/ubjson';
+import { NetCDFReader } from 'netcdfjs';
 import { SHARED, startTestServer, type TestServer } from '../support/test-server.js';
 import { dggsJsonValidator } from '../support/dggs-json-schema.js';
 import { expectDepthImage, expectZoneIdImage, readGeoTiff } from '../support/geotiff-check.js';
+import { coverageJsonValidator } from '../support/coveragejson-schema.js';
 import { TOKENS } from '../../src/app/tokens.js';
 import type { Dggrs, GridRegistry } from '../../src/ports/grid-registry.js';
 
@@ -475,6 +477,13 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
       expect(r.status, profile).to.equal(200);
       expect(r.type).to.match(/^application\/geo\+json/);
       const fc = r.body;
+      // The same answer negotiated by the media type's profile parameter alone (URI or bare name).
+      for (const named of [`"https://www.opengis.net/def/profile/ogc/0/${profile}"`, profile]) {
+        const viaAccept = await get(base, `application/geo+json; profile=${named}`);
+        expect(viaAccept.status, named).to.equal(200);
+        expect(viaAccept.headers.get('link')).to.equal(`<https://www.opengis.net/def/profile/ogc/0/${profile}>; rel="profile"`);
+        expect(viaAccept.body).to.deep.equal(fc);
+      }
       expect(fc.type).to.equal('FeatureCollection');
       expect(fc.conformsTo).to.include(`${DGGS}/data-dggs-jsonfg`);
       expect(fc).to.include({ dggrs: '[ogc-dggrs:IVEA7H]', zoneId: zone, depth });
@@ -550,6 +559,32 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
   });
 
   // --- data-dggs-ubjsonfg (helper zarr-fg) ---
+
+  abstractTest('data-dggs-ubjsonfg', '/conf/data-dggs-ubjsonfg/content', async () => {
+    const zone = zoneAt(3);
+    const base = `/collections/${LAKE}/dggs/IVEA7H/zones/${zone}/data?zone-depth=2&datetime=2024-01-05T00:00:00Z/2024-01-05T03:00:00Z`;
+    const decode = (b: Buffer): Json => decodeUbjson(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
+    const withoutLinks = ({ links: _links, ...rest }: Json) => rest;
+    for (const profile of ['jsonfg-dggs', 'jsonfg-dggs-plus', 'jsonfg-dggs-zoneids', 'jsonfg-dggs-zoneids-plus']) {
+      const fc = await ok(`${base}&profile=${profile}`, 'application/geo+json');
+      const r = await get(`${base}&profile=${profile}`, 'application/geo+ubjson');
+      expect(r.status, profile).to.equal(200);
+      expect(r.type).to.equal('application/geo+ubjson');
+      const doc = decode(r.bytes);
+      // The DGGS-JSON-FG document of the same request, but for its own self link.
+      expect(withoutLinks(doc)).to.deep.equal(withoutLinks(fc));
+      expect(doc.features).to.not.be.empty;
+      expect(link(doc, 'profile').href).to.equal(`https://www.opengis.net/def/profile/ogc/0/${profile}`);
+      expect(link(doc, 'self').type).to.equal('application/geo+ubjson');
+      expect(r.headers.get('link')).to.equal(`<https://www.opengis.net/def/profile/ogc/0/${profile}>; rel="profile"`);
+      // The profile asked through the Accept header's profile parameter.
+      expect(decode((await get(base, `application/geo+ubjson; profile="https://www.opengis.net/def/profile/ogc/0/${profile}"`)).bytes)).to.deep.equal(doc);
+    }
+    // Without a profile: the default, jsonfg-dggs; a raster collection has no features (406).
+    expect(link(decode((await get(base, 'application/geo+ubjson')).bytes), 'profile').href).to.equal('https://www.opengis.net/def/profile/ogc/0/jsonfg-dggs');
+    expect((await get(`/collections/${RASTER}/dggs/IVEA7H/zones/${zone}/data`, 'application/geo+ubjson')).status).to.equal(406);
+  });
+
   // (section end)
 
   // --- data-geotiff and zone-geotiff (helper geotiff) ---
@@ -602,11 +637,171 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
   // (section end)
 
   // --- data-png and data-jpegxl (helper png-jxl) ---
+  /**
+   * The zone-data URL of the DGGRS description's link template, the image in `accept` checked pixel
+   * by pixel against the DGGS-JSON of the same request (support/zone-image-check.ts): the zone's
+   * bounding rectangle in CRS84, a distinct cell value for every sub-zone of the zone-depth, 0 (null)
+   * outside the zone, decoded with the Values-Scale and Values-Offset headers.
+   */
+  // Imported here, not at the top, so that the helpers' sections stay apart.
+  type DecodedImage = import('../support/zone-image-check.js').DecodedImage;
+  async function imageAbstractTest(accept: string, read: (bytes: Uint8Array) => Promise<DecodedImage>): Promise<void> {
+    const { checkZoneImage } = await import('../support/zone-image-check.js');
+    const d = await ok(`/collections/${RASTER}/dggs/IVEA7H`);
+    const zone = zoneAt(4);
+    const url = `${template(d, `${REL}/dggrs-zone-data`).replace('{zoneId}', zone)}?zone-depth=2`;
+    const r = await get(url, accept);
+    expect(r.status, r.bytes.toString('utf8').slice(0, 300)).to.equal(200);
+    expect(r.type).to.equal(accept);
+    const scale = Number(r.headers.get('values-scale')), offset = Number(r.headers.get('values-offset'));
+    expect(r.headers.get('values-scale')).to.match(/^-?\d/);
+    expect(r.headers.get('values-offset')).to.match(/^-?\d/);
+    const json = await ok(url);
+    const values = json.values.elevation[0].data as (number | null)[];
+    checkZoneImage(grid(), zone, 2, await read(new Uint8Array(r.bytes)), scale, offset, [values]);
+    // Several depths: PNG SHALL answer a 4xx; for JPEG-XL, see below.
+    const several = await get(`${url.replace('zone-depth=2', 'zone-depth=1,2')}`, accept);
+    expect(several.status).to.equal(400);
+    expect(several.body.message).to.match(/one zone-depth/);
+  }
+
+  abstractTest('data-png', '/conf/data-png/content', async () => {
+    const { decode } = await import('fast-png');
+    await imageAbstractTest('image/png', async (bytes) => {
+      const png = decode(bytes);
+      expect(png.depth).to.equal(16);
+      return png;
+    });
+  });
+
+  /**
+   * Our choice, and a gap: the JPEG-XL encoder (@jsquash/jxl) writes single-frame images, so the last
+   * part (each depth of a zone-depth pyramid a separate image) is not met: several depths are a 400
+   * here as in PNG. The rest is checked as for PNG, the image decoded by libjxl (WebAssembly).
+   */
+  abstractTest('data-jpegxl', '/conf/data-jpegxl/content', async () => {
+    const { decodeJxl } = await import('../support/jxl-decode.js');
+    await imageAbstractTest('image/jxl', decodeJxl);
+  });
+
   // (section end)
 
   // --- data-netcdf and data-coveragejson (helper netcdf-covjson) ---
+  abstractTest('data-netcdf', '/conf/data-netcdf/content', async () => {
+    const zone = zoneAt(3);
+    const url = `/collections/${RASTER}/dggs/IVEA7H/zones/${zone}/data?zone-depth=0,2`;
+    const json = await ok(url);
+    for (const profile of ['netcdf3-dggs', 'netcdf3-dggs-zoneids']) {
+      const r = await get(`${url}&profile=${profile}`, 'application/netcdf');
+      expect(r.status, profile).to.equal(200);
+      expect(r.type).to.equal('application/netcdf');
+      expect(r.headers.get('link')).to.equal(`<https://www.opengis.net/def/profile/ogc/0/${profile}>; rel="profile"`);
+      // Classic netCDF (CDF-1 or the 64-bit offset CDF-2).
+      expect(r.bytes.subarray(0, 3).toString('latin1')).to.equal('CDF');
+      const nc = new NetCDFReader(r.bytes);
+      const global = (name: string) => nc.globalAttributes.find((a) => a.name === name)?.value;
+      // DGGS-optimized profile: profile URI, parent zone, DGGRS URI as metadata.
+      expect(global('profile')).to.equal(`https://www.opengis.net/def/profile/ogc/0/${profile}`);
+      expect(global('zone_id')).to.equal(zone);
+      expect(global('dggrs')).to.equal(grid().uri);
+      // One dimension of sub-zones per depth (and the ids' string length), no spatiotemporal dimension.
+      expect(nc.dimensions.map((d) => d.name).filter((n) => !n.endsWith('_strlen'))).to.deep.equal(['zone_d0', 'zone_d2']);
+      for (const [k, depth] of [0, 2].entries()) {
+        const subZones = grid().subZones(zone, depth);
+        const coordinates = nc.getDataVariable(`zone_d${depth}`);
+        if (profile === 'netcdf3-dggs') expect(coordinates).to.deep.equal(subZones.map((_, i) => i + 1));
+        else {
+          const width = nc.dimensions.find((d) => d.name === `zone_d${depth}_strlen`)!.size;
+          expect(subZones.map((_, i) => (coordinates as string[]).slice(i * width, (i + 1) * width).join(''))).to.deep.equal(subZones);
+        }
+        // Every selected field of every sub-zone, NaN where DGGS-JSON has null.
+        const values = (nc.getDataVariable(`elevation_d${depth}`) as number[]).map((v) => (Number.isNaN(v) ? null : v));
+        expect(values).to.deep.equal(json.values.elevation[k].data);
+      }
+    }
+  });
+
+  abstractTest('data-coveragejson', '/conf/data-coveragejson/content', async () => {
+    const zone = zoneAt(3);
+    const url = `/collections/${RASTER}/dggs/IVEA7H/zones/${zone}/data?zone-depth=0,2`;
+    const json = await ok(url);
+    for (const profile of ['covjson-dggs', 'covjson-dggs-zoneids']) {
+      const r = await get(`${url}&profile=${profile}`, 'application/prs.coverage+json');
+      expect(r.status, profile).to.equal(200);
+      expect(r.type).to.match(/^application\/prs\.coverage\+json/);
+      expect(r.headers.get('link')).to.equal(`<https://www.opengis.net/def/profile/ogc/0/${profile}>; rel="profile"`);
+      const doc = r.body;
+      // A CoverageJSON document (its JSON Schema); two depths: a CoverageCollection of one Coverage each.
+      const validate = coverageJsonValidator();
+      expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).to.equal(true);
+      expect(doc.type).to.equal('CoverageCollection');
+      expect(doc).to.include({ profile: `https://www.opengis.net/def/profile/ogc/0/${profile}`, zoneId: zone, dggrs: grid().uri });
+      expect(link(doc, `${REL}/dggrs`).href).to.match(/\/dggs\/IVEA7H$/);
+      expect(doc.parameters.elevation.observedProperty.label.en).to.be.a('string');
+      for (const [k, depth] of [0, 2].entries()) {
+        const c = doc.coverages[k];
+        const subZones = grid().subZones(zone, depth);
+        expect(c.type).to.equal('Coverage');
+        // One axis of sub-zones, no spatiotemporal axes.
+        expect(Object.keys(c.domain.axes)).to.deep.equal(['zone']);
+        expect(c.domain.axes.zone.values).to.deep.equal(profile === 'covjson-dggs' ? subZones.map((_, i) => i + 1) : subZones);
+        expect(c.domain.referencing[0].coordinates).to.deep.equal(['zone']);
+        expect(c.domain.referencing[0].system.id).to.equal(grid().uri);
+        expect(c.ranges.elevation).to.include({ type: 'NdArray', dataType: 'float' });
+        expect(c.ranges.elevation.shape).to.deep.equal([subZones.length]);
+        expect(c.ranges.elevation.values).to.deep.equal(json.values.elevation[k].data);
+      }
+    }
+  });
+
   // (section end)
 
   // --- data-zarr (helper zarr-fg) ---
+
+  abstractTest('data-zarr', '/conf/data-zarr/content', async () => {
+    const { strFromU8, unzipSync } = await import('fflate');
+    const zone = zoneAt(4);
+    const url = `/collections/${RASTER}/dggs/IVEA7H/zones/${zone}/data?zone-depth=1,2`;
+    const json = await ok(url);
+    for (const profile of ['zarr2-dggs', 'zarr2-dggs-zoneids']) {
+      const r = await get(`${url}&profile=${profile}`, 'application/zarr+zip');
+      expect(r.status, profile).to.equal(200);
+      expect(r.type).to.equal('application/zarr+zip');
+      expect(r.headers.get('link')).to.equal(`<https://www.opengis.net/def/profile/ogc/0/${profile}>; rel="profile"`);
+      const files = unzipSync(new Uint8Array(r.bytes));
+      const meta = (name: string): Json => JSON.parse(strFromU8(files[name]!));
+      // Zarr 2: the root group names the profile, the parent zone and the DGGRS.
+      expect(meta('.zgroup')).to.deep.equal({ zarr_format: 2 });
+      expect(meta('.zattrs')).to.include({ profile: `https://www.opengis.net/def/profile/ogc/0/${profile}`, zone_id: zone, dggrs: grid().uri });
+      // Every depth asked is its own dataset (group), its one dimension the sub-zones.
+      for (const [k, depth] of [1, 2].entries()) {
+        const group = `depth_${depth}`;
+        expect(meta(`${group}/.zgroup`)).to.deep.equal({ zarr_format: 2 });
+        const subZones = grid().subZones(zone, depth);
+        const coordinate = meta(`${group}/zone/.zarray`);
+        expect(coordinate).to.include({ zarr_format: 2 });
+        expect(coordinate.shape).to.deep.equal([subZones.length]);
+        const coords = files[`${group}/zone/0`]!;
+        if (profile === 'zarr2-dggs') {
+          expect(coordinate.dtype).to.equal('<u4');
+          expect([...new Uint32Array(coords.slice().buffer)]).to.deep.equal(subZones.map((_, i) => i + 1));
+        } else {
+          const width = Number(/^<U(\d+)$/.exec(coordinate.dtype)![1]);
+          const points = new Uint32Array(coords.slice().buffer);
+          const ids = subZones.map((_, i) => String.fromCodePoint(...points.subarray(i * width, (i + 1) * width)).replace(/\0+$/, ''));
+          expect(ids).to.deep.equal(subZones);
+        }
+        const values = meta(`${group}/elevation/.zarray`);
+        expect(values).to.include({ dtype: '<f8', fill_value: 'NaN', compressor: null });
+        // One chunk holds every value: each the DGGS-JSON value of its sub-zone.
+        expect(values.chunks).to.deep.equal([subZones.length]);
+        expect(Object.keys(files).filter((n) => n.startsWith(`${group}/elevation/`) && !n.endsWith('.zarray') && !n.endsWith('.zattrs'))).to.deep.equal([`${group}/elevation/0`]);
+        const read = [...new Float64Array(files[`${group}/elevation/0`]!.slice().buffer)].map((v) => (Number.isNaN(v) ? null : v));
+        expect(read).to.deep.equal(json.values.elevation[k].data);
+        expect(meta(`${group}/elevation/.zattrs`)._ARRAY_DIMENSIONS).to.deep.equal(['zone']);
+      }
+    }
+  });
+
   // (section end)
 });

@@ -182,7 +182,7 @@ describe('orders that run', function () {
     });
 
     it('answers 404 for results of a job that is not successful, and 406 for a format zone data has not', async () => {
-      const res = await demo.get('/orders/1/jobs/1/results?f=png');
+      const res = await demo.get('/orders/1/jobs/1/results?f=shapefile');
       expect(res.status).to.equal(406);
       const broken = await startTestServer({ orders: { runInServer: false } });
       try {

@@ -7,7 +7,7 @@ import type { JobQueue } from '../../ports/job-queue.js';
 import type { JobResults } from '../../ports/job-results.js';
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { ZoneData } from '../../domain/zone-data.js';
-import type { ZoneDataService } from '../zone-data/zone-data-service.js';
+import type { FormatCheck, ZoneDataLimits, ZoneDataService } from '../zone-data/zone-data-service.js';
 import type { Logger } from '../../ports/logger.js';
 import { isRequestFault, NotFoundError, ValidationError, QuotaExceededError, unknownGridHint } from '../../ports/errors.js';
 
@@ -57,6 +57,7 @@ export class OrdersService {
     @inject(TOKENS.JobQueue) private readonly queue: JobQueue,
     @inject(TOKENS.JobResults) private readonly results: JobResults,
     @inject(TOKENS.OrderLimits) private readonly limits: OrderLimits,
+    @inject(TOKENS.ZoneDataLimits) private readonly zoneDataLimits: ZoneDataLimits,
     @inject(TOKENS.Logger) private readonly log?: Logger,
   ) {}
 
@@ -83,12 +84,16 @@ export class OrdersService {
     return job;
   }
 
-  /** The zone data a successful job wrote, read back from its parquet file. */
-  async result(owner: string, orderId: number, jobId: number): Promise<{ job: Job; data: ZoneData; grid: Dggrs }> {
+  /**
+   * The zone data a successful job wrote, read back from its parquet file; `check` is the asked
+   * format's (a zone-data encoding's bounds), run before the file is read.
+   */
+  async result(owner: string, orderId: number, jobId: number, check?: FormatCheck): Promise<{ job: Job; data: ZoneData; grid: Dggrs }> {
     const job = await this.job(owner, orderId, jobId);
     if (job.status !== 'successful' || !job.result) {
       throw new NotFoundError('Results not available', `The job is ${job.status}${job.status === 'running' ? ` (${Math.round(job.progress)} %)` : ''}; results exist once it is successful. Poll /orders/${orderId}/jobs/${jobId}.`);
     }
+    check?.({ grid: this.grid(job.dggrs), zoneId: job.zoneId, depths: [job.zoneDepth], columns: Object.keys(job.result.fields).length, limits: this.zoneDataLimits });
     const data = await this.results.read(orderId, jobId, { dggrsId: job.dggrs, zoneId: job.zoneId, fields: job.result.fields, sources: job.result.sources });
     if (!data) throw new NotFoundError('Results not available', 'The result file is gone (the order was dismissed, or the results root was cleaned).');
     return { job, data, grid: this.grid(job.dggrs) };

@@ -22,6 +22,12 @@ export interface ZoneDataContext {
   datetime?: { start: string | null; end: string | null } | undefined;
   /** The profile the answer is written in (one of the encoding's `profiles`), when it has profiles. */
   profile?: string | undefined;
+  /**
+   * `values-scale` and `values-offset` (OGC 21-038r1 /rec/data-png/scale-offset): how the integer
+   * images (PNG, JPEG-XL) encode values, round(value × scale + offset); fitted to the data when absent.
+   */
+  valuesScale?: number | undefined;
+  valuesOffset?: number | undefined;
 }
 
 /** What a zone-data request will produce, known before any value is computed. */

@@ -6,6 +6,11 @@ import { dggsJson, plainJson } from './dggs-json.js';
 import { dggsUbjson, plainUbjson } from './ubjson.js';
 import { geoJson } from './geojson.js';
 import { geoParquet, parquet } from './parquet.js';
+import { netcdf } from './netcdf.js';
+import { coverageJson } from './coveragejson.js';
+import { png } from './png.js';
+import { jpegXl } from './jpegxl.js';
+import { zarr } from './zarr.js';
 import { geotiff } from './geotiff.js';
 
 const HTML_PAGE: ZoneDataPage = { format: 'html', conformance: [], page: true };
@@ -14,7 +19,7 @@ const HTML_PAGE: ZoneDataPage = { format: 'html', conformance: [], page: true };
  * The zone-data formats, in the order routes offer them (the first is the default): a new
  * encoding is its own module and one line here.
  */
-export const ZONE_DATA_ENCODINGS: readonly (ZoneDataEncoding | ZoneDataPage)[] = [dggsJson, plainJson, dggsUbjson, plainUbjson, geoJson, HTML_PAGE, parquet, geoParquet, geotiff];
+export const ZONE_DATA_ENCODINGS: readonly (ZoneDataEncoding | ZoneDataPage)[] = [dggsJson, plainJson, dggsUbjson, plainUbjson, geoJson, HTML_PAGE, parquet, geoParquet, netcdf, coverageJson, png, jpegXl, zarr, geotiff];
 
 export const ZONE_DATA_FORMATS: readonly Format[] = ZONE_DATA_ENCODINGS.map((e) => e.format);
 

@@ -4,6 +4,8 @@ import type { Reply } from '../route.js';
 import { mediaType } from '../../formats/registry.js';
 import { bytesOf, pacedBytes } from '../../formats/paced-pieces.js';
 import { profileUri } from '../../formats/zone-data/encoding.js';
+import { JsonToUbjson } from '../../formats/ubjson.js';
+import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 
 /** The DGGS-JSON-FG profiles (OGC 21-038r1 /req/data-dggs-jsonfg), asked with `profile` beside geo+json. */
 export const JSONFG_DGGS_PROFILES = ['jsonfg-dggs', 'jsonfg-dggs-plus', 'jsonfg-dggs-zoneids', 'jsonfg-dggs-zoneids-plus'] as const;
@@ -17,8 +19,11 @@ const CONFORMS_TO = ['https://www.opengis.net/spec/json-fg-1/0.2/conf/core', 'ht
  * `depth` tell how `dggsPlace` coordinates resolve; `-plus` profiles add the CRS84 `geometry`. The
  * profile is named in `links` and in a `Link` header. Written feature by feature (bounded by the
  * service's feature count), with turns of the event loop in between.
+ *
+ * DGGS-UBJSON-FG (`geo-ubjson`, /req/data-dggs-ubjsonfg/content) is the same document in UBJSON,
+ * transcoded from its text as DGGS-UBJSON is from DGGS-JSON (zone-data/ubjson.ts).
  */
-export async function zoneFeaturesJsonFg(f: ZoneFeatures, profile: JsonFgDggsProfile, links: Link[]): Promise<Reply> {
+export async function zoneFeaturesJsonFg(f: ZoneFeatures, profile: JsonFgDggsProfile, links: Link[], format: 'geojson' | 'geo-ubjson' = 'geojson'): Promise<Reply> {
   const head = {
     type: 'FeatureCollection',
     conformsTo: CONFORMS_TO,
@@ -44,8 +49,17 @@ export async function zoneFeaturesJsonFg(f: ZoneFeatures, profile: JsonFgDggsPro
     yield ']}';
   }
   return {
-    contentType: mediaType('geojson'),
+    contentType: mediaType(format),
     headers: { Link: `<${profileUri(profile)}>; rel="profile"` },
-    body: await bytesOf(pacedBytes(pieces())),
+    body: format === 'geo-ubjson' ? await ubjsonOf(pieces()) : await bytesOf(pacedBytes(pieces())),
   };
+}
+
+async function ubjsonOf(pieces: Iterable<string>): Promise<Buffer> {
+  const out = new JsonToUbjson();
+  for (const piece of pieces) {
+    out.write(piece);
+    if (turnDue()) await takeTurn();
+  }
+  return out.end();
 }

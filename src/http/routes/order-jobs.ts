@@ -1,6 +1,7 @@
 import { z } from '../schemas/zod.js';
 import { JobResponse, JobsResponse, ListQuery } from '../schemas/orders.js';
-import { DataResponse, ZONE_DATA_F } from '../schemas/zone-data.js';
+import { DataResponse, ZONE_DATA_F, ZoneDataProfileParam } from '../schemas/zone-data.js';
+import { askedProfile, formatPlan } from '../zone-data-query.js';
 import { defineRoute, json, type AnyRoute } from '../route.js';
 import { responses } from '../responses.js';
 import { formatParam } from '../schemas/query.js';
@@ -56,22 +57,24 @@ export function orderJobRoutes(service: OrdersService, guard: Pick<BearerGuard, 
     summary: 'The zone data a successful job computed',
     description: 'Read back from the job\'s parquet file; DGGS-JSON by default, and every zone-data format with `f`. 404 until the job is successful.',
     params: jobParams,
-    query: z.object({ f: formatParam(ZONE_DATA_F) }),
+    query: z.object({ f: formatParam(ZONE_DATA_F), profile: ZoneDataProfileParam }),
     formats: ZONE_DATA_FORMATS,
     defaultFormat: 'dggs-json',
     responses: responses({ description: 'Zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [401, 404, 406, 422, 503]),
-    handler: async ({ params: p, format, links, req }) => {
-      const { job, data, grid } = await service.result(guard.ownerOf(req), p.order_id, p.job_id);
+    handler: async ({ params: p, query, format, acceptProfiles, links, req }) => {
+      const plan = formatPlan(format, askedProfile(query.profile, acceptProfiles, format));
+      const { job, data, grid } = await service.result(guard.ownerOf(req), p.order_id, p.job_id, plan.check);
       const path = `/orders/${job.orderId}/jobs/${job.id}/results`;
       const title = `Order ${job.orderId}, job ${job.id}: zone ${job.zoneId}`;
       const ctx: ZoneDataView = {
         grid,
         links: [
-          ...links.selfAndAlternates(path, format, ZONE_DATA_FORMATS, {}, title),
+          ...links.selfAndAlternates(path, format, ZONE_DATA_FORMATS, query.profile ? { profile: query.profile } : {}, title),
           ...data.sources.map((s) => ({ href: s.href, rel: s.rel ?? 'source', ...(s.type ? { type: s.type } : {}), ...(s.title ? { title: s.title } : {}) })),
           links.link('up', `/orders/${job.orderId}/jobs/${job.id}`, { type: 'application/json', title: 'The job' }),
         ],
         refined: false,
+        profile: plan.profile,
         title,
         crumbs: [
           ['Home', links.href('/')],

@@ -3,7 +3,7 @@ import { defineRoute, type AnyRoute } from '../route.js';
 import { responses } from '../responses.js';
 import type { ZoneDataService } from '../../app/zone-data/zone-data-service.js';
 import { ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
-import { formatPlan, withOutline, withSubset, zoneDataOptions } from '../zone-data-query.js';
+import { askedProfile, formatPlan, withOutline, withSubset, zoneDataOptions } from '../zone-data-query.js';
 import { presentZoneData } from '../zone-data-presenter.js';
 
 /** Zonal statistics of a raster the client names by URL. */
@@ -23,9 +23,9 @@ export function adHocZoneDataRoute(service: ZoneDataService): AnyRoute {
     responses: responses({ description: 'Zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [400, 403, 404, 406, 413, 422, 503]),
     // Data answers, but a client's raster has no version the service knows without fetching it.
     validators: { source: async () => undefined },
-    handler: async ({ params, query: asked, format, links, req, signal }) => {
+    handler: async ({ params, query: asked, format, acceptProfiles, links, req, signal }) => {
       const query = withSubset(asked, req.url, false);
-      const plan = formatPlan(format, query.profile);
+      const plan = formatPlan(format, askedProfile(query.profile, acceptProfiles, format));
       const data = await service.adHocZoneData(query['cog-url'], {
         dggrsId: params.dggrs_id,
         zoneId: params.zone_id,

@@ -6,7 +6,7 @@ import type { Links } from '../links.js';
 import { F_VALUE, mediaType, type Format } from '../../formats/registry.js';
 import type { CrossCollectionSelection, ZoneDataService } from '../../app/zone-data/zone-data-service.js';
 import { ZONE_DATA_FORMATS } from '../../formats/zone-data/encodings.js';
-import { formatPlan, forward, refuseGetOnly, withOutline, type CrossCollectionZoneDataParams } from '../zone-data-query.js';
+import { askedProfile, formatPlan, forward, refuseGetOnly, withOutline, type CrossCollectionZoneDataParams } from '../zone-data-query.js';
 import { presentZoneData } from '../zone-data-presenter.js';
 
 /** Fields of several collections for one zone, joined on zone id (a POST with the selections in its body). */
@@ -30,9 +30,9 @@ export function crossCollectionZoneDataRoute(service: ZoneDataService): AnyRoute
     formats: ZONE_DATA_FORMATS,
     defaultFormat: 'dggs-json',
     responses: responses({ description: 'The joined zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [400, 404, 406, 413, 415, 422, 503]),
-    handler: async ({ params, query, body, format, links, req, signal }) => {
+    handler: async ({ params, query, body, format, acceptProfiles, links, req, signal }) => {
       refuseGetOnly(req.query ?? {});
-      const plan = formatPlan(format, query.profile);
+      const plan = formatPlan(format, askedProfile(query.profile, acceptProfiles, format));
       const selections = body.collections.map((c) => ({ id: c.id, fields: c.fields, ...(c.alias != null ? { alias: c.alias } : {}), ...(c.filter != null ? { filter: c.filter } : {}) }));
       const data = await service.crossCollectionZoneData({
         dggrsId: params.dggrs_id,

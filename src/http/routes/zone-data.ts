@@ -7,13 +7,13 @@ import { collectionZoneDataRoute } from './zone-data-collection.js';
 import { adHocZoneDataRoute } from './zone-data-ad-hoc.js';
 import { crossCollectionZoneDataRoute } from './zone-data-cross-collection.js';
 
-/** Zone data: the collection-backed GET and the ad-hoc raster GET; DGGS-JSON-FG when `features` is given. */
+/** Zone data: the collection-backed GET and the ad-hoc raster GET; DGGS-JSON-FG and DGGS-UBJSON-FG when `features` is given. */
 export function zoneDataRoutes(service: ZoneDataService, features?: ZoneFeaturesService): RouteModule {
   return {
     routes: [collectionZoneDataRoute(service, features), adHocZoneDataRoute(service), crossCollectionZoneDataRoute(service)],
     conformance: [
       CONF.dggsDataRetrieval, CONF.dggsDataCustomDepths, CONF.dggsDataSubsetting, CONF.dggsDataCql2Filter, ...ZONE_DATA_CONFORMANCE,
-      ...(features ? [CONF.dggsDataJsonFg] : []),
+      ...(features ? [CONF.dggsDataJsonFg, CONF.dggsDataUbjsonFg] : []),
     ],
   };
 }

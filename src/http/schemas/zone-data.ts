@@ -14,20 +14,27 @@ export const GridZoneDataParams = z.object({ dggrs_id: DggrsIdParam, zone_id: Zo
 
 export const ZONE_DATA_F = ZONE_DATA_FORMATS.map((f) => F_VALUE[f]);
 
+/** `profile` of the zone-data routes and of order results. */
+export const ZoneDataProfileParam = z
+  .enum(['rfc7946', ...JSONFG_DGGS_PROFILES, ...ZONE_DATA_PROFILES] as [string, ...string[]])
+  .optional()
+  .openapi({
+    description:
+      'A profile of the format (OGC 21-038r1): with geo+json (or no other format asked) on a collection, jsonfg-dggs* answers DGGS-JSON-FG, the features of a parquet-lake collection in the zone with geometry quantized to the sub-zones of one zone-depth (local indices, or zone ids for -zoneids; -plus adds the CRS84 geometry); rfc7946 is plain GeoJSON. ' +
+      'The other values pick a DGGS-optimized profile of their format (local sub-zone indices, or global zone ids for -zoneids); each format has a default, linked from the answer with rel="profile". A profile the format does not write is 400.',
+  });
+
 const common = {
   f: formatParam(ZONE_DATA_F, 'Response format (default DGGS-JSON); when omitted the Accept header decides'),
   'zone-depth': z.string().optional().openapi({ description: 'Relative depth(s) of the sub-zones: `2`, `1,3` or `1-3`; default is the grid default depth', example: '2' }),
   datetime: z.string().optional().openapi({ description: 'RFC 3339 instant or interval start/end (open ends `..`); filters temporal sources', example: '2024-06-01T00:00:00Z/..' }),
   subset: z.string().optional().openapi({ description: 'Subset on axes beyond the grid\'s: time("start":"end") on a collection with a temporal extent (as datetime). Lat/Lon are the grid\'s axes (400), as is any other axis.', example: 'time("2024-01-05T00:00:00Z":"2024-01-10T00:00:00Z")' }),
   'refined-geometry': queryBoolean('Densify returned geometry (geo+json, geoparquet); default false'),
-  profile: z
-    .enum(['rfc7946', ...JSONFG_DGGS_PROFILES, ...ZONE_DATA_PROFILES] as [string, ...string[]])
-    .optional()
-    .openapi({
-      description:
-        'A profile of the format (OGC 21-038r1): with geo+json (or no other format asked) on a collection, jsonfg-dggs* answers DGGS-JSON-FG, the features of a parquet-lake collection in the zone with geometry quantized to the sub-zones of one zone-depth (local indices, or zone ids for -zoneids; -plus adds the CRS84 geometry); rfc7946 is plain GeoJSON. ' +
-        'The other values pick a DGGS-optimized profile of their format (local sub-zone indices, or global zone ids for -zoneids); each format has a default, linked from the answer with rel="profile". A profile the format does not write is 400.',
-    }),
+  profile: ZoneDataProfileParam,
+  'values-scale': queryNumber(
+    'PNG and JPEG-XL (OGC 21-038r1 /rec/data-png/scale-offset): the factor values are multiplied by before values-offset is added, giving the encoded unsigned integers (value = (encoded - offset) / scale; 0 is no value). When neither is given both are fitted to the answer\'s values (Values-Scale, Values-Offset headers); alone, the offset puts the least value at 1. A value encoding outside 1..65535 (PNG) or 1..255 (JPEG-XL) is 422. Not 0.',
+  ).refine((v) => v !== 0, 'must not be 0 (values would not be recoverable)'),
+  'values-offset': queryNumber('PNG and JPEG-XL: the offset added after multiplying values by values-scale (which is 1 when only the offset is given); see values-scale'),
   'cog-no-data-value': queryNumber('Pixels equal to this value are excluded; overrides the collection default'),
   'cog-sampling-factor': queryNumber('Samples per sub-zone (density multiplier); default 8', { min: 0.01, max: 4096 }),
   'cog-all-touched': queryBoolean('Also count pixels that merely touch a sub-zone; default false'),
@@ -94,6 +101,8 @@ export const CrossCollectionZoneDataQuery = z.object({
   datetime: z.string().optional().openapi({ description: 'RFC 3339 instant or interval start/end (open ends `..`); applies to each source with a time dimension (STAC scenes, lake datetime columns)', example: '2024-06-01T00:00:00Z/..' }),
   'refined-geometry': common['refined-geometry'],
   profile: common.profile,
+  'values-scale': common['values-scale'],
+  'values-offset': common['values-offset'],
 });
 
 /** Bounds of a cross-collection body; the values bound (limits.maxZoneDataValues) caps the joined table as a whole. */

@@ -1,0 +1,194 @@
+/**
+ * What the PNG and JPEG-XL zone-data images share (OGC 21-038r1 /req/data-png/content,
+ * /req/data-jpegxl/content): one image of the sub-zones of one depth, drawn on the zone's bounding
+ * rectangle in CRS84 with every sub-zone at least one pixel (src/domain/raster/zone-raster.ts),
+ * the selected fields as channels, values quantized to unsigned integers.
+ *
+ * Quantization: encoded = round(value × scale + offset), value = (encoded − offset) / scale,
+ * the scale and offset being the `Values-Scale` and `Values-Offset` response headers. 0 is kept
+ * for "no value" (a null value, a pixel outside the zone: /rec/data-png/null-values), so valid
+ * values encode to 1 .. 2^bits − 1. Without `values-scale`/`values-offset` both are fitted to the
+ * answer's values (all fields together: one pair of headers): the least value encodes to 1, the
+ * greatest to the top code. A `values-scale` alone keeps the least (or, scale < 0, the greatest)
+ * value at 1; a `values-offset` alone goes with scale 1. A value encoding outside 1 .. top is a
+ * 422 naming it: the client chose a scale or offset the data do not fit (never clamped, which
+ * would silently change values).
+ */
+import type { Dggrs } from '../../domain/dggrs/dggrs.js';
+import type { DepthValues, ZoneData } from '../../domain/zone-data.js';
+import { rasterizeZones, zoneRasterFrame, ZoneRasterBoundError, type RasterFrame, type ZoneRaster } from '../../domain/raster/zone-raster.js';
+import { InvalidRequestError, ValidationError } from '../../ports/errors.js';
+import { runStepped, takeTurn, turnDue } from '../../ports/event-loop-turns.js';
+import type { ZoneDataContext, ZoneDataPlan } from './encoding.js';
+
+export interface Quantization {
+  scale: number;
+  offset: number;
+}
+
+/** The image kinds and the number of fields each holds. */
+export interface ImageKind {
+  /** Its name in messages: `PNG`, `JPEG-XL`. */
+  name: string;
+  /** Bits per sample: 16 for PNG, 8 for JPEG-XL (what @jsquash/jxl writes). */
+  bits: 8 | 16;
+  /** Fields an image holds at most: three colour channels (alpha is left for what alpha means). */
+  maxFields: number;
+}
+
+/** The image's frame: the zone's bounding rectangle at the pixel size of the sub-zones' level. */
+export function imageFrame(grid: Dggrs, zoneId: string, depth: number): RasterFrame {
+  return zoneRasterFrame(grid, grid.describeZone(zoneId).bbox, grid.zoneLevel(zoneId) + depth);
+}
+
+/**
+ * Refuses, before any value is computed, what one image cannot hold: several depths (an image has
+ * no pyramid here), more fields than channels, more pixels than limits.maxRasterPixels.
+ */
+export function checkImagePlan(kind: ImageKind, plan: ZoneDataPlan): void {
+  if (plan.depths.length !== 1) {
+    throw new InvalidRequestError(
+      `${kind.name} holds one image: ask one zone-depth`,
+      `A ${kind.name} answer is one image of the sub-zones of one depth (OGC 21-038r1 /req/data-png/content: several depths are a 4xx); zone-depth=${plan.depths.join(',')} asks ${plan.depths.length}. Ask one depth, or DGGS-JSON for several.`,
+    );
+  }
+  if (plan.columns > kind.maxFields) {
+    throw new InvalidRequestError(
+      `${kind.name} holds at most ${kind.maxFields} fields`,
+      `A ${kind.name} answer holds one field per colour channel (1: grey, 2-3: red, green, blue), at most ${kind.maxFields}; this request selects ${plan.columns} (fields times statistics). Select fewer with \`properties\` (or \`exclude-properties\`).`,
+    );
+  }
+  const frame = imageFrame(plan.grid, plan.zoneId, plan.depths[0]!);
+  const pixels = frame.width * frame.height;
+  if (pixels > plan.limits.maxRasterPixels) {
+    throw new ValidationError(
+      'Image too large',
+      `Zone ${plan.zoneId} at zone-depth ${plan.depths[0]} needs a ${frame.width} x ${frame.height} image (${pixels} pixels), more than limits.maxRasterPixels (${plan.limits.maxRasterPixels}): ask a smaller zone-depth.`,
+    );
+  }
+}
+
+/** The one depth of an image answer (checkImagePlan made sure there is one). */
+export function imageDepth(data: ZoneData): DepthValues {
+  const d = data.depths[0];
+  if (data.depths.length !== 1 || !d) throw new InvalidRequestError('Image holds one zone-depth', 'Ask one zone-depth.');
+  return d;
+}
+
+/** The scale and offset of an answer: those asked, else fitted to its values (see the module's comment). */
+export function quantization(data: ZoneData, ctx: ZoneDataContext, bits: 8 | 16): Quantization {
+  const top = 2 ** bits - 1;
+  let min = Infinity, max = -Infinity;
+  for (const d of data.depths) {
+    for (const list of Object.values(d.values)) {
+      for (const v of list) {
+        if (v === null || !Number.isFinite(v)) continue;
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
+    }
+  }
+  const any = min <= max;
+  let scale = ctx.valuesScale;
+  let offset = ctx.valuesOffset;
+  if (scale === undefined && offset === undefined) {
+    scale = any && max > min ? (top - 1) / (max - min) : 1;
+    return { scale, offset: any ? 1 - min * scale : 0 };
+  }
+  scale ??= 1;
+  offset ??= any ? 1 - Math.min(min * scale, max * scale) : 0;
+  return { scale, offset };
+}
+
+/** Response headers of the content requirement. */
+export function quantizationHeaders(q: Quantization): Record<string, string> {
+  return { 'Values-Scale': String(q.scale), 'Values-Offset': String(q.offset) };
+}
+
+/**
+ * The encoded value of every sub-zone and field (sub-zone-major, `fields` per sub-zone), 0 for null;
+ * a 422 for a value outside 1 .. 2^bits − 1 after scaling.
+ */
+async function zoneCodes(depth: DepthValues, fields: readonly string[], q: Quantization, kind: ImageKind): Promise<Uint16Array> {
+  const top = 2 ** kind.bits - 1;
+  const codes = new Uint16Array(depth.zones.length * fields.length);
+  for (let f = 0; f < fields.length; f++) {
+    const list = depth.values[fields[f]!] ?? [];
+    for (let i = 0; i < depth.zones.length; i++) {
+      const v = list[i];
+      if (v === null || v === undefined || !Number.isFinite(v)) continue;
+      const code = Math.round(v * q.scale + q.offset);
+      if (!(code >= 1 && code <= top)) {
+        throw new ValidationError(
+          'Value outside the encoding range',
+          `${fields[f]} = ${v} of sub-zone ${depth.zones[i]} encodes to round(${v} x ${q.scale} + ${q.offset}) = ${code}, outside 1..${top} of this ${kind.bits}-bit ${kind.name} (0 marks no value): choose values-scale and values-offset that map the data into 1..${top}, or leave them out to fit them to the data.`,
+        );
+      }
+      codes[i * fields.length + f] = code;
+      if ((i & 1023) === 0 && turnDue()) await takeTurn();
+    }
+  }
+  return codes;
+}
+
+export interface ZoneImage {
+  frame: ZoneRaster;
+  quantization: Quantization;
+  /** Samples, pixel-major, rows from the north, `channels` per pixel. */
+  samples: Uint8Array | Uint16Array;
+  channels: number;
+}
+
+/**
+ * The image's samples: each pixel takes the codes of the sub-zone it lies in, 0 outside the zone.
+ * `layout` maps the fields to `channels` samples per pixel (and fills the rest, e.g. JPEG-XL's opaque alpha).
+ */
+export async function zoneImage(data: ZoneData, ctx: ZoneDataContext, kind: ImageKind, channels: number, layout: (codes: Uint16Array, at: number, fields: number, out: Uint8Array | Uint16Array, px: number) => void): Promise<ZoneImage> {
+  const depth = imageDepth(data);
+  const fields = Object.keys(data.fields);
+  const q = quantization(data, ctx, kind.bits);
+  const codes = await zoneCodes(depth, fields, q, kind);
+  const raster = await rasterized(ctx.grid, depth.zones, imageFrame(ctx.grid, data.zoneId, depth.depth));
+  const pixels = raster.width * raster.height;
+  const samples = kind.bits === 16 ? new Uint16Array(pixels * channels) : new Uint8Array(pixels * channels);
+  const none = new Uint16Array(fields.length);
+  for (let p = 0; p < pixels; p++) {
+    const k = raster.index[p]!;
+    if (k >= 0) layout(codes, k * fields.length, fields.length, samples, p * channels);
+    else layout(none, 0, fields.length, samples, p * channels);
+    if ((p & 4095) === 0 && turnDue()) await takeTurn();
+  }
+  return { frame: raster, quantization: q, samples, channels };
+}
+
+/**
+ * The sub-zones drawn on the frame itself, never finer: checkImagePlan bounded its pixels, and
+ * the encoding never writes more. A sub-zone no pixel centre falls in takes the pixel holding its
+ * centroid (zone-raster.ts); two such sub-zones needing one pixel are a 422.
+ */
+async function rasterized(grid: Dggrs, zones: readonly string[], frame: RasterFrame): Promise<ZoneRaster> {
+  try {
+    return await runStepped(rasterizeZones(grid, zones, frame, { maxPixels: frame.width * frame.height }));
+  } catch (e) {
+    if (!(e instanceof ZoneRasterBoundError)) throw e;
+    throw new ValidationError('Sub-zones too small for an image', `Some sub-zones get no pixel of their own in the ${frame.width} x ${frame.height} image: ask a smaller zone-depth (or another format).`);
+  }
+}
+
+/** Text that says how to read the image back, for a file saved without its response headers. */
+export function imageNotes(data: ZoneData, image: ZoneImage, channelNames: string): Record<string, string> {
+  const f = image.frame;
+  return {
+    'Values-Scale': String(image.quantization.scale),
+    'Values-Offset': String(image.quantization.offset),
+    'No-Data': '0 (a null value, or a pixel outside the zone)',
+    Value: '(sample - Values-Offset) / Values-Scale',
+    Fields: Object.keys(data.fields).join(','),
+    Channels: channelNames,
+    DGGRS: data.dggrsId,
+    Zone: data.zoneId,
+    'Zone-Depth': String(data.depths[0]?.depth ?? ''),
+    CRS: 'http://www.opengis.net/def/crs/OGC/1.3/CRS84',
+    Extent: `${f.west},${f.south},${f.east},${f.north} (west,south,east,north; pixel edges)`,
+  };
+}
