@@ -130,10 +130,10 @@ describe('GeoTIFF zone data and zone lists', function () {
     });
   }
 
-  describe('over limits.maxRasterPixels', () => {
+  describe('over limits.maxRasterCells', () => {
     let small: TestServer;
     before(async () => {
-      small = await startTestServer({ limits: { maxRasterPixels: 200 } });
+      small = await startTestServer({ limits: { maxRasterCells: 200 } });
     });
     after(() => small?.close());
 
@@ -141,7 +141,7 @@ describe('GeoTIFF zone data and zone lists', function () {
       for (const url of ['/collections/demo-elevation/dggs/IVEA7H/zones/E4-120-A/data?zone-depth=1,2,3&f=geotiff', '/dggs/IVEA7H/zones?zone-level=5&bbox=8,45,11,47&f=geotiff']) {
         const r = await small.get(url);
         expect(r.status, url).to.equal(422);
-        expect(JSON.stringify(await r.json())).to.include('limits.maxRasterPixels');
+        expect(JSON.stringify(await r.json())).to.include('limits.maxRasterCells');
       }
       // Within the limit the same zone answers.
       expect((await small.get('/collections/demo-elevation/dggs/IVEA7H/zones/E4-120-A/data?zone-depth=1&f=geotiff')).status).to.equal(200);

@@ -150,12 +150,12 @@ describe('PNG and JPEG-XL zone data', function () {
     expect(codestream || container).to.equal(true);
   });
 
-  it('answers 422 naming limits.maxRasterPixels for an image above it', async () => {
-    const small = await startTestServer({ limits: { maxRasterPixels: 2000 } });
+  it('answers 422 naming limits.maxRasterCells for an image above it', async () => {
+    const small = await startTestServer({ limits: { maxRasterCells: 2000 } });
     try {
       const r = await small.get(`${E4}?f=png&zone-depth=3`);
       expect(r.status).to.equal(422);
-      expect((await r.json()).hint).to.match(/limits\.maxRasterPixels/);
+      expect((await r.json()).hint).to.match(/limits\.maxRasterCells/);
     } finally {
       await small.close();
     }

@@ -42,7 +42,7 @@ export function bindHttp(c: Container, config: Config): void {
   // The collections' served files, indexed once per collection on first use.
   c.bind(TOKENS.SourceFiles).toDynamicValue(() => new SourceFiles());
   c.bind(TOKENS.CollectionRoutes).toDynamicValue((ctx) => collectionRoutes(ctx.get(TOKENS.CollectionsService), ctx.get(TOKENS.SourceFiles), config.grids.default));
-  c.bind(TOKENS.DggsRoutes).toDynamicValue((ctx) => dggsRoutes(ctx.get(TOKENS.ZonesService), ctx.get(TOKENS.ZoneInfoService), config.server.zoneInfoCacheBytes, { maxRasterPixels: config.limits.maxRasterPixels }));
+  c.bind(TOKENS.DggsRoutes).toDynamicValue((ctx) => dggsRoutes(ctx.get(TOKENS.ZonesService), ctx.get(TOKENS.ZoneInfoService), config.server.zoneInfoCacheBytes, { maxRasterCells: config.limits.maxRasterCells }));
   // The tiles' use case is bound here, beside its only client.
   bindTiles(c, config);
   c.bind(TOKENS.TileRoutes).toDynamicValue((ctx) => tileRoutes(ctx.get(TOKENS.TilesService)));

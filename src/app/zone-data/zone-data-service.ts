@@ -104,8 +104,8 @@ export interface ZoneDataLimits {
   maxSpatialZoneVertices: number;
   /** Longest the lake work of one request may run before it is stopped with a 503 (default 30). */
   lakeQuerySeconds?: number;
-  /** Pixels the rasterized encodings may write for one answer. */
-  maxRasterPixels: number;
+  /** Cells (pixels times bands) the rasterized encodings may write for one answer. */
+  maxRasterCells: number;
 }
 
 /** Computations waiting for room beyond this are refused at once. */

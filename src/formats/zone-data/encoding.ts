@@ -45,8 +45,8 @@ export interface ZoneDataPlan {
 
 /** Bounds of the writing itself, from config `limits`. */
 export interface EncodingLimits {
-  /** Pixels the rasterized encodings (GeoTIFF, PNG, JPEG-XL) may write for one answer, all images together. */
-  maxRasterPixels: number;
+  /** Cells (pixels times bands) the rasterized encodings (GeoTIFF, PNG, JPEG-XL) may write for one answer, all images together. */
+  maxRasterCells: number;
 }
 
 /** One zone-data format: its encoder writes the whole document, whoever asked (a request, a job). */

@@ -1,8 +1,7 @@
-import type { BBox, Dggrs } from '../../domain/dggrs/dggrs.js';
+import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { DepthValues, ZoneData } from '../../domain/zone-data.js';
-import { rasterizeZones, zoneRasterFrame, ZoneRasterBoundError, type RasterFrame, type ZoneRaster } from '../../domain/raster/zone-raster.js';
-import { runStepped } from '../../ports/event-loop-turns.js';
-import { ValidationError } from '../../ports/errors.js';
+import type { RasterFrame, ZoneRaster } from '../../domain/raster/zone-raster.js';
+import { checkRasterCells, depthFrame, rasterizeOnFrame } from '../raster-frames.js';
 import { CONF } from '../conformance-classes.js';
 import { fileName } from '../file-names.js';
 import { gdalMetadataTag, gdalNodataTag, georeferenceTags } from '../geotiff-tags.js';
@@ -19,38 +18,14 @@ import type { ZoneDataContext, ZoneDataEncoding, ZoneDataPlan } from './encoding
  * and says which zone, grid and depths the file holds.
  */
 
-/** Pixels of the images of a zone's depths, deepest first (the order they are written in). */
+/** The images of a zone's depths, deepest first (the order they are written in). */
 function framesOf(grid: Dggrs, zoneId: string, depths: readonly number[]): Array<{ depth: number; frame: RasterFrame }> {
-  const bbox: BBox = grid.describeZone(zoneId).bbox;
-  const level = grid.zoneLevel(zoneId);
-  return [...depths].sort((a, b) => b - a).map((depth) => ({ depth, frame: zoneRasterFrame(grid, bbox, level + depth) }));
+  return [...depths].sort((a, b) => b - a).map((depth) => ({ depth, frame: depthFrame(grid, zoneId, depth) }));
 }
 
-const pixelsOf = (f: RasterFrame): number => f.width * f.height;
-
-/** Refuses, before any value is computed, more cells (pixels times bands, all depths) than limits.maxRasterPixels. */
 function checkGeotiff(plan: ZoneDataPlan): void {
-  const frames = framesOf(plan.grid, plan.zoneId, plan.depths);
-  const bands = Math.max(1, plan.columns);
-  const cells = frames.reduce((s, f) => s + pixelsOf(f.frame), 0) * bands;
-  const limit = plan.limits.maxRasterPixels;
-  if (cells > limit) {
-    const sizes = frames.map((f) => `depth ${f.depth}: ${f.frame.width} x ${f.frame.height}`).join(', ');
-    throw new ValidationError(
-      'Raster too large',
-      `The GeoTIFF of ${plan.zoneId} would write ${cells.toLocaleString('en-US')} cells (${sizes} pixels, times ${bands} band(s)), over limits.maxRasterPixels (${limit.toLocaleString('en-US')}): ask fewer or shallower zone-depth values, fewer properties, or a finer (smaller) zone.`,
-    );
-  }
-}
-
-/** Draws one depth's sub-zones on its frame, with exactly the frame's pixels (the ones checkGeotiff counted). */
-export async function rasterizeDepth(grid: Dggrs, zones: readonly string[], frame: RasterFrame): Promise<ZoneRaster> {
-  try {
-    return await runStepped(rasterizeZones(grid, zones, frame, { maxPixels: pixelsOf(frame) }));
-  } catch (e) {
-    if (!(e instanceof ZoneRasterBoundError)) throw e;
-    throw new ValidationError('Raster too coarse', `Two sub-zones fall in one pixel at the resolution limits.maxRasterPixels leaves (${frame.width} x ${frame.height} pixels): ask a shallower zone-depth.`);
-  }
+  const frames = framesOf(plan.grid, plan.zoneId, plan.depths).map((f) => ({ label: `depth ${f.depth}: `, frame: f.frame }));
+  checkRasterCells(`The GeoTIFF of ${plan.zoneId}`, frames, plan.columns, plan.limits.maxRasterCells, 'ask fewer or shallower zone-depth values, fewer properties, or a finer (smaller) zone.');
 }
 
 function depthImage(raster: ZoneRaster, d: DepthValues, names: readonly string[], reduced: boolean, tags: TiffTag[]): TiffImage {
@@ -85,7 +60,7 @@ async function* zoneDataGeotiff(data: ZoneData, ctx: ZoneDataContext): AsyncGene
   const images: TiffImage[] = [];
   for (const [k, { depth, frame }] of frames.entries()) {
     const d = byDepth.get(depth)!;
-    const raster = await rasterizeDepth(grid, d.zones, frame);
+    const raster = await rasterizeOnFrame(grid, d.zones, frame);
     const items: Array<[string, string]> = [
       ['DGGRS', grid.uri],
       ['DGGRS_ID', data.dggrsId],

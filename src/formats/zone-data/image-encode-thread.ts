@@ -1,7 +1,7 @@
 /**
  * Image compression off the event loop: one worker thread (image-encode-worker.ts), started on the
  * first image and let go when idle, encodes the PNG and JPEG-XL zone-data images one after another.
- * One thread keeps memory bounded (each job holds up to limits.maxRasterPixels samples); answers
+ * One thread keeps memory bounded (each job holds up to limits.maxRasterCells samples); answers
  * wait their turn rather than compete for cores with the service's other work.
  */
 import { Worker } from 'node:worker_threads';

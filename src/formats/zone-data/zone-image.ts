@@ -16,9 +16,10 @@
  */
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { DepthValues, ZoneData } from '../../domain/zone-data.js';
-import { rasterizeZones, zoneRasterFrame, ZoneRasterBoundError, type RasterFrame, type ZoneRaster } from '../../domain/raster/zone-raster.js';
+import type { ZoneRaster } from '../../domain/raster/zone-raster.js';
+import { checkRasterCells, depthFrame, rasterizeOnFrame } from '../raster-frames.js';
 import { InvalidRequestError, ValidationError } from '../../ports/errors.js';
-import { runStepped, takeTurn, turnDue } from '../../ports/event-loop-turns.js';
+import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import type { ZoneDataContext, ZoneDataPlan } from './encoding.js';
 
 export interface Quantization {
@@ -36,14 +37,9 @@ export interface ImageKind {
   maxFields: number;
 }
 
-/** The image's frame: the zone's bounding rectangle at the pixel size of the sub-zones' level. */
-export function imageFrame(grid: Dggrs, zoneId: string, depth: number): RasterFrame {
-  return zoneRasterFrame(grid, grid.describeZone(zoneId).bbox, grid.zoneLevel(zoneId) + depth);
-}
-
 /**
  * Refuses, before any value is computed, what one image cannot hold: several depths (an image has
- * no pyramid here), more fields than channels, more pixels than limits.maxRasterPixels.
+ * no pyramid here), more fields than channels, more cells than limits.maxRasterCells.
  */
 export function checkImagePlan(kind: ImageKind, plan: ZoneDataPlan): void {
   if (plan.depths.length !== 1) {
@@ -58,14 +54,8 @@ export function checkImagePlan(kind: ImageKind, plan: ZoneDataPlan): void {
       `A ${kind.name} answer holds one field per colour channel (1: grey, 2-3: red, green, blue), at most ${kind.maxFields}; this request selects ${plan.columns} (fields times statistics). Select fewer with \`properties\` (or \`exclude-properties\`).`,
     );
   }
-  const frame = imageFrame(plan.grid, plan.zoneId, plan.depths[0]!);
-  const pixels = frame.width * frame.height;
-  if (pixels > plan.limits.maxRasterPixels) {
-    throw new ValidationError(
-      'Image too large',
-      `Zone ${plan.zoneId} at zone-depth ${plan.depths[0]} needs a ${frame.width} x ${frame.height} image (${pixels} pixels), more than limits.maxRasterPixels (${plan.limits.maxRasterPixels}): ask a smaller zone-depth.`,
-    );
-  }
+  const frame = depthFrame(plan.grid, plan.zoneId, plan.depths[0]!);
+  checkRasterCells(`The ${kind.name} of ${plan.zoneId}`, [{ label: '', frame }], plan.columns, plan.limits.maxRasterCells, 'ask a smaller zone-depth or fewer properties.');
 }
 
 /** The one depth of an image answer (checkImagePlan made sure there is one). */
@@ -148,7 +138,7 @@ export async function zoneImage(data: ZoneData, ctx: ZoneDataContext, kind: Imag
   const fields = Object.keys(data.fields);
   const q = quantization(data, ctx, kind.bits);
   const codes = await zoneCodes(depth, fields, q, kind);
-  const raster = await rasterized(ctx.grid, depth.zones, imageFrame(ctx.grid, data.zoneId, depth.depth));
+  const raster = await rasterizeOnFrame(ctx.grid, depth.zones, depthFrame(ctx.grid, data.zoneId, depth.depth));
   const pixels = raster.width * raster.height;
   const samples = kind.bits === 16 ? new Uint16Array(pixels * channels) : new Uint8Array(pixels * channels);
   const none = new Uint16Array(fields.length);
@@ -159,20 +149,6 @@ export async function zoneImage(data: ZoneData, ctx: ZoneDataContext, kind: Imag
     if ((p & 4095) === 0 && turnDue()) await takeTurn();
   }
   return { frame: raster, quantization: q, samples, channels };
-}
-
-/**
- * The sub-zones drawn on the frame itself, never finer: checkImagePlan bounded its pixels, and
- * the encoding never writes more. A sub-zone no pixel centre falls in takes the pixel holding its
- * centroid (zone-raster.ts); two such sub-zones needing one pixel are a 422.
- */
-async function rasterized(grid: Dggrs, zones: readonly string[], frame: RasterFrame): Promise<ZoneRaster> {
-  try {
-    return await runStepped(rasterizeZones(grid, zones, frame, { maxPixels: frame.width * frame.height }));
-  } catch (e) {
-    if (!(e instanceof ZoneRasterBoundError)) throw e;
-    throw new ValidationError('Sub-zones too small for an image', `Some sub-zones get no pixel of their own in the ${frame.width} x ${frame.height} image: ask a smaller zone-depth (or another format).`);
-  }
 }
 
 /** Text that says how to read the image back, for a file saved without its response headers. */

@@ -1,7 +1,6 @@
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import { zoneRasterFrame, zonesBBox, type RasterFrame } from '../../domain/raster/zone-raster.js';
-import { ValidationError } from '../../ports/errors.js';
-import { rasterizeDepth } from '../../formats/zone-data/geotiff.js';
+import { checkRasterCells, rasterizeOnFrame } from '../../formats/raster-frames.js';
 import { gdalMetadataTag, gdalNodataTag, georeferenceTags } from '../../formats/geotiff-tags.js';
 import { writeTiff, type TiffImage } from '../../formats/tiff-writer.js';
 
@@ -24,17 +23,11 @@ export function zoneListFrame(grid: Dggrs, zones: readonly string[], level: numb
   return zoneRasterFrame(grid, zonesBBox(grid, zones), level);
 }
 
-/** The zone list's GeoTIFF, refused (422) before any pixel is located when its raster passes `maxRasterPixels`. */
-export async function zoneListGeotiff(grid: Dggrs, zones: readonly string[], level: number, maxRasterPixels: number): Promise<Buffer> {
+/** The zone list's GeoTIFF, refused (422) before any pixel is located when its raster passes `maxRasterCells`. */
+export async function zoneListGeotiff(grid: Dggrs, zones: readonly string[], level: number, maxRasterCells: number): Promise<Buffer> {
   const frame = zoneListFrame(grid, zones, level);
-  const pixels = frame.width * frame.height;
-  if (pixels > maxRasterPixels) {
-    throw new ValidationError(
-      'Raster too large',
-      `The GeoTIFF of these ${zones.length} zones would have ${frame.width} x ${frame.height} = ${pixels.toLocaleString('en-US')} pixels, over limits.maxRasterPixels (${maxRasterPixels.toLocaleString('en-US')}): ask fewer zones (limit), a smaller bbox or a coarser zone-level.`,
-    );
-  }
-  const raster = await rasterizeDepth(grid, zones, frame);
+  checkRasterCells(`The GeoTIFF of these ${zones.length} zones`, [{ label: '', frame }], 1, maxRasterCells, 'ask fewer zones (limit), a smaller bbox or a coarser zone-level.');
+  const raster = await rasterizeOnFrame(grid, zones, frame);
   const toUint64 = grid.zoneToUint64?.bind(grid);
   const items: Array<[string, string]> = [
     ['DGGRS', grid.uri],

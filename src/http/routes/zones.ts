@@ -67,7 +67,7 @@ function listLinks(links: Links, scope: Scope, page: ZoneListPage, format: Forma
 /** Bounds of the zone list encodings (config `limits`). */
 export interface ZoneListLimits {
   /** Pixels a GeoTIFF zone list may have. */
-  maxRasterPixels: number;
+  maxRasterCells: number;
 }
 
 export function zoneListRoute(form: DggsForm, service: ZonesService, limits: ZoneListLimits): AnyRoute {
@@ -138,7 +138,7 @@ async function zoneListBody(links: Links, scope: Scope, page: ZoneListPage, form
     return { contentType: mediaType('geojson'), body };
   }
   if (format === 'uint64') return { contentType: mediaType('uint64'), body: zoneListUint64(grid, page.zones), headers: download() };
-  if (format === 'geotiff') return { contentType: mediaType('geotiff'), body: await zoneListGeotiff(grid, page.zones, page.level, limits.maxRasterPixels), headers: download() };
+  if (format === 'geotiff') return { contentType: mediaType('geotiff'), body: await zoneListGeotiff(grid, page.zones, page.level, limits.maxRasterCells), headers: download() };
   if (format === 'parquet' || format === 'geoparquet') {
     const rows = await runStepped(zoneListParquetRows(grid, page.zones, { geometry: format === 'geoparquet', refined }));
     const body = await encodeZoneListParquet(grid, rows);
