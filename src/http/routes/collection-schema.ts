@@ -21,14 +21,14 @@ export function collectionSchemaRoute(service: CollectionsService, kind: 'querya
     validators: { source: ({ params }, versions) => versions([params.collection_id]) },
     handler: async ({ params, links, format }) => {
       const c = service.get(params.collection_id);
-      const fields = await service.fields(c.id);
+      const fields = kind === 'queryables' ? withZoneGeometry(await service.fields(c.id)) : await service.fields(c.id);
       const path = `/collections/${encodeURIComponent(c.id)}/${kind}`;
       const body = {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         $id: links.href(path),
         type: 'object',
         title: `${kind === 'queryables' ? 'Queryables' : 'Schema'} of ${c.title}`,
-        description: kind === 'queryables' ? 'Names accepted by properties, exclude-properties and CQL2 filters.' : 'Fields of the collection.',
+        description: kind === 'queryables' ? QUERYABLES_DESCRIPTION : 'Fields of the collection.',
         properties: fields,
         additionalProperties: false,
       };
@@ -43,4 +43,16 @@ export function collectionSchemaRoute(service: CollectionsService, kind: 'querya
       return json(body, 'application/schema+json');
     },
   });
+}
+
+const QUERYABLES_DESCRIPTION =
+  'Names accepted by properties, exclude-properties and CQL2 filters. The filters of zone data and zone lists (OGC API - DGGS) are evaluated on each zone: its values of the numeric fields (the zone-data fields) and its outline as geometry. The filters of items and of the cross-collection body are evaluated on each row, where every property here may be named.';
+
+/**
+ * The queryables with `geometry`, the spatial queryable of zone filters (a zone's outline), for
+ * collections whose fields have none (rasters, STAC); a row collection's own geometry column stays.
+ */
+function withZoneGeometry(fields: Record<string, unknown>): Record<string, unknown> {
+  if ('geometry' in fields) return fields;
+  return { ...fields, geometry: { title: 'Zone geometry', description: 'The outline of each zone (zone-data and zone-list filters).', format: 'geometry-any' } };
 }
