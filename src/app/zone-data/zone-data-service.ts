@@ -89,7 +89,7 @@ export interface ZoneQueryFilter {
  * filtered zone queries): a lake read scans files, a remote read pages a backend, a raster read
  * opens a few tiles.
  */
-const ZONE_READ_COST: Record<BackingKind, number> = { 'raster-url': 200, stac: 400, 'ogc-features': 1000, 'parquet-lake': 5000 };
+const ZONE_READ_COST: Record<BackingKind, number> = { 'raster-url': 200, stac: 400, 'parquet-lake': 5000, 'ogc-features': 20_000 };
 
 export interface ZoneDataLimits {
   /** Sub-zones of all requested depths together. */

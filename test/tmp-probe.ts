@@ -1,0 +1,11 @@
+import { startTestServer } from './support/test-server.js';
+import { TOKENS } from '../src/app/tokens.js';
+const s = await startTestServer();
+const grid = s.app.container.get<any>(TOKENS.GridRegistry).require('IVEA7H');
+const j = async (u: string) => (await (await s.get(u)).json()) as any;
+const z = grid.zoneFromPoint(7.6, 50.6, 2);
+const d = await j(`/collections/demo-stations/dggs/IVEA7H/zones/${z}/data?zone-depth=2&properties=temperature&f=json`);
+console.log(z, JSON.stringify(d.values?.temperature?.[0]?.data?.map((v: number|null)=>v===null?null:+v.toFixed(2))));
+const l = await j(`/collections/demo-stations/dggs/IVEA7H/zones?parent-zone=${z}&zone-level=2&filter=` + encodeURIComponent('temperature > 1.7647'));
+console.log('list', l.zones?.length);
+await s.close();
