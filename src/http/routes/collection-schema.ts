@@ -45,8 +45,12 @@ export function collectionSchemaRoute(service: CollectionsService, kind: 'querya
   });
 }
 
-const QUERYABLES_DESCRIPTION =
-  'Names accepted by properties, exclude-properties and CQL2 filters. The filters of zone data and zone lists (OGC API - DGGS) are evaluated on each zone: its values of the numeric fields (the zone-data fields) and its outline as geometry. The filters of items and of the cross-collection body are evaluated on each row, where every property here may be named.';
+/**
+ * Every name is a row queryable (items, the cross-collection body); the zone-data and zone-list
+ * filters (OGC API - DGGS) test each zone's values of the numeric fields and its outline as
+ * `geometry` (docs/formats.md, filters).
+ */
+const QUERYABLES_DESCRIPTION = 'Names accepted by properties, exclude-properties and CQL2 filters (zone filters: the numeric fields and geometry, the zone outline).';
 
 /**
  * The queryables with `geometry`, the spatial queryable of zone filters (a zone's outline), for
@@ -54,5 +58,5 @@ const QUERYABLES_DESCRIPTION =
  */
 function withZoneGeometry(fields: Record<string, unknown>): Record<string, unknown> {
   if ('geometry' in fields) return fields;
-  return { ...fields, geometry: { title: 'Zone geometry', description: 'The outline of each zone (zone-data and zone-list filters).', format: 'geometry-any' } };
+  return { ...fields, geometry: { title: 'Zone outline', format: 'geometry-any' } };
 }
