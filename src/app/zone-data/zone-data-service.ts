@@ -102,7 +102,7 @@ export interface ZoneDataLimits {
   maxSubZonesInFlight?: number;
   /** Longest a computation waits for room in that budget before a 503 (default 20). */
   zoneDataQueueSeconds?: number;
-  /** Zones a filtered zone list tests times the vertices of the geometry literals its spatial predicates compare them with. */
+  /** Zones (or sub-zones) a zone filter tests times the vertices of the geometry literals its spatial predicates compare them with. */
   maxSpatialZoneVertices: number;
   /** Longest the lake work of one request may run before it is stopped with a 503 (default 30). */
   lakeQuerySeconds?: number;
