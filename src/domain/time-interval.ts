@@ -1,6 +1,8 @@
 /**
  * The `datetime` parameter: an RFC 3339 instant, or an interval `start/end` whose open ends are
- * `..` (or empty). Bounds are epoch milliseconds; null means open.
+ * `..` (or empty). Bounds are epoch milliseconds; null means open. An interval open at both ends
+ * (`../..`, `/..`, `../`, `/`) is valid and restricts nothing: `parseTimeRestriction` reads it as
+ * no restriction at all.
  */
 export interface TimeInterval {
   start: number | null;
@@ -43,7 +45,6 @@ export function parseDatetime(text: string): TimeInterval {
   if (parts.length !== 2) throw new InvalidDatetimeError(text, 'use an instant or start/end');
   const open = (s: string) => s === '..' || s === '';
   const [a, b] = parts as [string, string];
-  if (open(a) && open(b)) throw new InvalidDatetimeError(text, 'at least one end of the interval must be given');
   const start = open(a) ? null : parseInstant(a, text);
   let end = open(b) ? null : parseInstant(b, text);
   if (end !== null && /^\d{4}-\d{2}-\d{2}$/.test(b)) end += 86_400_000 - 1;
@@ -54,4 +55,19 @@ export function parseDatetime(text: string): TimeInterval {
 export function intervalsOverlap(a: TimeInterval, start: number | null, end: number | null): boolean {
   const aStart = a.start ?? -Infinity, aEnd = a.end ?? Infinity;
   return (start ?? -Infinity) <= aEnd && (end ?? Infinity) >= aStart;
+}
+
+/** An interval open at both ends: every time (and no time) is in it. */
+export function isUnbounded(t: TimeInterval): boolean {
+  return t.start === null && t.end === null;
+}
+
+/**
+ * `datetime` as a restriction: undefined when absent, empty or open at both ends (OGC API
+ * `../..` and its spellings mean "any time", so rows without a time are kept too).
+ */
+export function parseTimeRestriction(text: string | undefined): TimeInterval | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const t = parseDatetime(text);
+  return isUnbounded(t) ? undefined : t;
 }

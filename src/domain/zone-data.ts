@@ -16,7 +16,11 @@ export interface ZoneDataRequest {
   /** Field names selected after `properties` and `exclude-properties`; every one is a known field. */
   fields: string[];
   datetime?: TimeInterval;
-  /** CQL2 predicate on the source rows: only matching rows contribute (sources that declare `filterQueryables`). */
+  /**
+   * CQL2 predicate on the source rows: only matching rows contribute (sources that declare
+   * `filterQueryables`). The cross-collection body's row filter; a zone-data GET's `filter` is a
+   * test on each sub-zone's values instead, applied by the use case (app/zone-data/zone-filter.ts).
+   */
   filter?: Expr;
   /** Source-specific options (cog-*, stac-*, intersection/cloud-cover), already validated. */
   options: ZoneDataOptions;
@@ -58,6 +62,19 @@ export interface DepthValues {
   zones: string[];
   /** One array per output field, aligned with `zones`; null where no valid value exists. */
   values: Record<string, (number | null)[]>;
+  /**
+   * Set when a zone-data `filter` was applied (OGC data-cql2-filter): 1 for each sub-zone, aligned
+   * with `zones`, where the filter is not true on that sub-zone's own data and outline. Its values
+   * are already null, which is all the "raster" encodings (indexed by sub-zone order: DGGS-JSON,
+   * DGGS-UBJSON, GeoTIFF, PNG, ...) write; the "vector" encodings (one row or feature per sub-zone:
+   * GeoJSON, Parquet, GeoParquet, the HTML table) leave these sub-zones out.
+   */
+  excluded?: Uint8Array;
+}
+
+/** Whether sub-zone `i` of a depth is kept in a "vector" encoding (not excluded by a zone-data filter). */
+export function keptSubZone(d: DepthValues, i: number): boolean {
+  return d.excluded?.[i] !== 1;
 }
 
 export interface SourceLink {

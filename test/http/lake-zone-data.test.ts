@@ -142,34 +142,69 @@ describe('zone data from the parquet lake', function () {
     await compare('IVEA7H', 10, 50, 4, 2, { datetime: ['2024-01-03 00:00:00', '2024-01-07 12:00:00'] });
   });
 
-  it('with a CQL2 filter, aggregates exactly the GROUP BY over the filtered rows (text and JSON, with datetime)', async () => {
-    const all = await compare('H3', 10, 50, 3, 2);
-    const text = await compare('H3', 10, 50, 3, 2, { filter: { cql2: 'pressure > 300 AND (temperature < 15 OR temperature IS NULL)', sql: 'pressure > 300 AND (temperature < 15 OR temperature IS NULL)' } });
-    expect(text.rows, 'the filter removes rows').to.be.below(all.rows);
-    const json = JSON.stringify({ op: 'and', args: [{ op: 'between', args: [{ property: 'pressure' }, 100, 800] }, { op: 'in', args: [{ property: 'id' }, [...Array(3000).keys()].filter((i) => i % 3 === 0)] }] });
-    await compare('IVEA7H', 10, 50, 4, 2, { filter: { cql2: json, sql: 'pressure BETWEEN 100 AND 800 AND id % 3 = 0 AND id < 3000', lang: 'cql2-json' } });
-    await compare('IVEA7H', 10, 50, 4, 2, {
-      datetime: ['2024-01-02 00:00:00', '2024-01-09 00:00:00'],
-      filter: { cql2: "T_AFTER(datetime, TIMESTAMP('2024-01-05T00:00:00Z')) AND temperature >= 0", sql: "datetime > TIMESTAMP '2024-01-05 00:00:00' AND temperature >= 0" },
-    });
+  /** DGGS-JSON values of one field at the first depth. */
+  const column = (body: Json, field: string): (number | null)[] => body.values[field][0].data;
+
+  it('with a CQL2 filter, keeps exactly the sub-zones whose own values satisfy it and nulls the others (text, JSON, with datetime, with cog-stat)', async () => {
+    // The unfiltered values are DuckDB's GROUP BY (checked by compare); the filter is then tested here on each sub-zone's own means.
+    const cases = [
+      { gridId: 'H3', level: 3, cql2: 'pressure > 300 AND (temperature < 15 OR temperature IS NULL)', pass: (t: number | null, p: number | null) => p !== null && p > 300 && (t === null || t < 15) },
+      { gridId: 'IVEA7H', level: 4, lang: 'cql2-json', cql2: JSON.stringify({ op: 'between', args: [{ property: 'pressure' }, 400, 700] }), pass: (_t: number | null, p: number | null) => p !== null && p >= 400 && p <= 700 },
+      { gridId: 'IVEA7H', level: 4, datetime: '2024-01-02T00:00:00Z/2024-01-09T00:00:00Z', cql2: 'temperature >= 0', pass: (t: number | null) => t !== null && t >= 0 },
+    ];
+    for (const k of cases) {
+      const zone = GRID_FACTORIES[k.gridId]!().zoneFromPoint(10, 50, k.level);
+      const when = k.datetime ? `&datetime=${encodeURIComponent(k.datetime)}` : '';
+      const base = `/collections/demo-stations/dggs/${k.gridId}/zones/${zone}/data?zone-depth=2${when}&f=json`;
+      const all = (await (await s.get(`${base}&properties=temperature,pressure`)).json()) as Json;
+      const r = await s.get(`${base}&properties=temperature&filter=${encodeURIComponent(k.cql2)}${k.lang ? `&filter-lang=${k.lang}` : ''}`);
+      const filtered = (await r.json()) as Json;
+      expect(r.status, JSON.stringify(filtered).slice(0, 300)).to.equal(200);
+      // Only the selected field is answered: pressure was read for the filter alone.
+      expect(Object.keys(filtered.values)).to.deep.equal(['temperature']);
+      const t = column(all, 'temperature'), p = column(all, 'pressure');
+      const want = t.map((v, i) => (k.pass(v, p[i]!) ? v : null));
+      expect(column(filtered, 'temperature'), k.cql2).to.deep.equal(want);
+      const kept = t.filter((v, i) => k.pass(v, p[i]!)).length;
+      expect(kept, `${k.cql2}: sub-zones kept`).to.be.greaterThan(0).and.below(t.length);
+      // A vector representation leaves the other sub-zones out.
+      const geo = (await (await s.get(`${base.replace('&f=json', '&f=geojson')}&properties=temperature&filter=${encodeURIComponent(k.cql2)}${k.lang ? `&filter-lang=${k.lang}` : ''}`)).json()) as Json;
+      const zoneIds: string[] = all.zones[0].zoneIds;
+      expect(geo.features.map((f: Json) => f.properties.zone_id)).to.deep.equal(zoneIds.filter((_, i) => k.pass(t[i]!, p[i]!)));
+    }
+    // With cog-stat the answer's columns are statistics; the filter still reads each field's own (mean) value.
+    const zone = GRID_FACTORIES.H3!().zoneFromPoint(10, 50, 3);
+    const base = `/collections/demo-stations/dggs/H3/zones/${zone}/data?zone-depth=2&f=json`;
+    const mean = column((await (await s.get(`${base}&properties=temperature`)).json()) as Json, 'temperature');
+    const max = column((await (await s.get(`${base}&properties=temperature&cog-stat=max`)).json()) as Json, 'temperature_max');
+    const filteredMax = column((await (await s.get(`${base}&properties=temperature&cog-stat=max&filter=${encodeURIComponent('temperature > 2')}`)).json()) as Json, 'temperature_max');
+    expect(filteredMax).to.deep.equal(max.map((v, i) => (mean[i] !== null && mean[i]! > 2 ? v : null)));
+    expect(filteredMax.some((v) => v !== null)).to.equal(true);
   });
 
-  it('refuses filters it cannot apply: raster collections, bad CQL2 (with a position), unknown properties', async () => {
+  it('refuses filters it cannot apply: bad CQL2 (with a position), unknown properties; a raster collection is filtered per sub-zone too', async () => {
     const zone = GRID_FACTORIES.H3!().zoneFromPoint(10, 50, 3);
-    const raster = await s.get(`/collections/demo-elevation/dggs/H3/zones/${zone}/data?filter=${encodeURIComponent('elevation > 3')}`);
-    expect(raster.status).to.equal(400);
-    expect(((await raster.json()) as Json).hint).to.contain('parquet-lake');
+    const rasterBase = `/collections/demo-elevation/dggs/H3/zones/${GRID_FACTORIES.H3!().zoneFromPoint(10, 46, 3)}/data?zone-depth=1&f=json`;
+    const raster = await s.get(`${rasterBase}&filter=${encodeURIComponent('elevation > 1500')}`);
+    expect(raster.status).to.equal(200);
+    const elevation = column((await (await s.get(rasterBase)).json()) as Json, 'elevation');
+    expect(column((await raster.json()) as Json, 'elevation')).to.deep.equal(elevation.map((v) => (v !== null && v > 1500 ? v : null)));
     const bad = await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?filter=${encodeURIComponent('pressure >> 3')}`);
     expect(bad.status).to.equal(400);
     expect(JSON.stringify(await bad.json())).to.match(/position \d+/);
     const unknown = await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?filter=${encodeURIComponent('altitude > 3')}`);
     expect(unknown.status).to.equal(400);
-    expect(((await unknown.json()) as Json).hint).to.contain('"altitude"').and.to.contain('pressure');
+    expect(((await unknown.json()) as Json).hint).to.contain('"altitude"').and.to.contain('pressure').and.to.contain('geometry');
+    // A row queryable without a zone value (the time of a row) is no zone-data field.
+    const rowOnly = await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?filter=${encodeURIComponent("T_AFTER(datetime, TIMESTAMP('2024-01-05T00:00:00Z'))")}`);
+    expect(rowOnly.status).to.equal(400);
+    expect(((await rowOnly.json()) as Json).hint).to.contain('"datetime"').and.to.contain('/items');
     const lang = await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?filter=x&filter-lang=sql`);
     expect(lang.status).to.equal(422);
-    const types = await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?filter=${encodeURIComponent("temperature = 'high'")}`);
-    expect(types.status).to.equal(400);
-    expect(((await types.json()) as Json).hint).to.contain('temperature');
+    // A number compared with a string is unknown: no sub-zone is kept.
+    const types = await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?f=json&filter=${encodeURIComponent("temperature = 'high'")}`);
+    expect(types.status).to.equal(200);
+    expect(column((await types.json()) as Json, 'temperature').every((v) => v === null)).to.equal(true);
   });
 
   it('bounds the values a median keeps per request (limits.maxMedianValues), refusing beyond with 422', async () => {
@@ -191,53 +226,54 @@ describe('zone data from the parquet lake', function () {
     }
   });
 
-  /** Zones of `level` holding a row that matches `sql`, from DuckDB rows and points decoded here. */
-  async function zonesOfRows(gridId: string, level: number, sql: string): Promise<Set<string>> {
-    const grid = GRID_FACTORIES[gridId]!();
-    const rows = (await c.runAndReadAll(`SELECT geometry AS g FROM read_parquet('${root}/demo-stations/data/**/*.parquet', union_by_name = true) WHERE ${sql}`)).getRows();
-    const out = new Set<string>();
-    for (const [g] of rows) {
-      const p = representativePoint(decodeWkb((g as { bytes: Uint8Array }).bytes))!;
-      out.add(grid.zoneFromPoint(p[0], p[1], level));
+  /** The median of the non-null values. */
+  const median = (values: (number | null)[]): number => {
+    const sorted = values.filter((v): v is number => v !== null).sort((x, y) => x - y);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  };
+
+  /** Each zone's own values at its level: its zone data at depth 0 (the independent reading of a zone list's filter). */
+  async function ownValues(gridId: string, zones: string[], fields: string, datetime = ''): Promise<Map<string, Json>> {
+    const out = new Map<string, Json>();
+    for (const z of zones) {
+      const body = (await (await s.get(`/collections/demo-stations/dggs/${gridId}/zones/${z}/data?zone-depth=0&properties=${fields}&f=json${datetime}`)).json()) as Json;
+      out.set(z, Object.fromEntries(Object.entries(body.values as Record<string, { data: (number | null)[] }[]>).map(([f, v]) => [f, v[0]!.data[0]])));
     }
     return out;
   }
 
-  it('a zone query with a filter keeps exactly the zones of the matching rows (parent zone and bbox)', async () => {
+  it('a zone query with a filter keeps exactly the zones whose own values satisfy it (parent zone and bbox, with datetime)', async () => {
     const service = s.app.container.get<ZoneDataService>(TOKENS.ZoneDataService);
+    // Thresholds at the median of the zones' own values, so the filter keeps some zones and drops others.
     const cases = [
-      { gridId: 'H3', parent: true, filter: 'pressure > 600 AND temperature < 5', sql: 'pressure > 600 AND temperature < 5' },
-      { gridId: 'IVEA7H', parent: false, filter: "temperature >= 25 OR T_BEFORE(datetime, TIMESTAMP('2024-01-01T12:00:00Z'))", sql: "temperature >= 25 OR datetime < TIMESTAMP '2024-01-01 12:00:00'" },
+      { gridId: 'H3', parent: true, filter: (m: number) => `pressure > 600 AND temperature < ${m}`, pass: (v: Json, m: number) => v.pressure !== null && v.pressure > 600 && v.temperature !== null && v.temperature < m },
+      { gridId: 'IVEA7H', parent: false, filter: (m: number) => `temperature >= ${m} OR pressure < 300`, pass: (v: Json, m: number) => (v.temperature !== null && v.temperature >= m) || (v.pressure !== null && v.pressure < 300) },
+      { gridId: 'IVEA7H', parent: false, datetime: '2024-01-03T00:00:00Z/2024-01-04T00:00:00Z', filter: (m: number) => `temperature >= ${m}`, pass: (v: Json, m: number) => v.temperature !== null && v.temperature >= m },
     ];
     for (const k of cases) {
       const grid = GRID_FACTORIES[k.gridId]!();
       const parent = grid.zoneFromPoint(10, 50, 3);
       const level = 5;
-      const bbox: [number, number, number, number] = [8, 47, 12.5, 52];
+      const bbox: [number, number, number, number] = [9, 49, 11, 51];
       const listing = k.parent ? grid.subZones(parent, 2) : grid.zonesInBBox(level, bbox);
-      const keep = await service.zoneQueryFilter('demo-stations', grid, level, k.parent ? { parent: { zoneId: parent, depth: 2 } } : { boxes: [bbox] }, { filter: k.filter });
-      const matching = await zonesOfRows(k.gridId, level, k.sql);
-      const all = await zonesOfRows(k.gridId, level, 'true');
+      const own = await ownValues(k.gridId, listing, 'temperature,pressure', k.datetime ? `&datetime=${encodeURIComponent(k.datetime)}` : '');
+      const m = median([...own.values()].map((v) => v.temperature));
+      const filter = k.filter(m);
+      const keep = await service.zoneQueryFilter('demo-stations', grid, level, k.parent ? { parent: { zoneId: parent, depth: 2 } } : { boxes: [bbox] }, { filter, ...(k.datetime ? { datetime: k.datetime } : {}) });
       const got = listing.filter(keep);
-      expect(got, k.filter).to.deep.equal(listing.filter((z) => matching.has(z)));
+      expect(got, filter).to.deep.equal(listing.filter((z) => k.pass(own.get(z)!, m)));
       expect(got.length, 'zones kept').to.be.greaterThan(3);
-      expect(got.length, `${k.filter}: the filter drops zones that have rows`).to.be.below(listing.filter((z) => all.has(z)).length);
+      expect(got.length, `${filter}: the filter drops zones`).to.be.below(listing.length);
     }
-    // Zones meeting the box whose matching rows lie outside it count: the rows are read beyond the box.
-    const grid = GRID_FACTORIES.IVEA7H!();
-    const thin: [number, number, number, number] = [10, 48, 10.001, 52];
-    const listing = grid.zonesInBBox(4, thin);
-    const keep = await service.zoneQueryFilter('demo-stations', grid, 4, { boxes: [thin] }, { filter: 'pressure >= 0' });
-    const rowsAnywhere = await zonesOfRows('IVEA7H', 4, 'pressure >= 0');
-    expect(listing.filter(keep)).to.deep.equal(listing.filter((z) => rowsAnywhere.has(z))).and.to.have.length.above(0);
   });
 
-  it('GET zones with a filter lists exactly the zones of the matching rows, paged, with the total', async () => {
+  it('GET zones with a filter lists exactly the zones whose own values satisfy it, paged, with the total', async () => {
     const grid = GRID_FACTORIES.H3!();
     const parent = grid.zoneFromPoint(10, 50, 3);
     const filter = 'pressure > 600 AND temperature < 5';
-    const matching = await zonesOfRows('H3', 5, filter);
-    const expected = grid.subZones(parent, 2).filter((z) => matching.has(z));
+    const listing = grid.subZones(parent, 2);
+    const own = await ownValues('H3', listing, 'temperature,pressure');
+    const expected = listing.filter((z) => own.get(z)!.pressure > 600 && own.get(z)!.temperature !== null && own.get(z)!.temperature < 5);
     const base = `/collections/demo-stations/dggs/H3/zones?parent-zone=${parent}&zone-level=2&filter=${encodeURIComponent(filter)}`;
     const all = await s.get(base);
     expect(all.status).to.equal(200);
@@ -250,15 +286,16 @@ describe('zone data from the parquet lake', function () {
     expect(next.href).to.contain('filter=');
     const second = (await (await fetch(next.href.replace(/^http:\/\/[^/]+/, s.base))).json()) as Json;
     expect(second.zones).to.deep.equal(expected.slice(3, 6));
-    // A bbox query, CQL2-JSON: the zones meeting the box that hold a matching row.
-    const json = JSON.stringify({ op: '>=', args: [{ property: 'temperature' }, 25] });
-    const bbox = [8, 47, 12.5, 52] as [number, number, number, number];
-    const hot = await zonesOfRows('IVEA7H', 5, 'temperature >= 25');
+    // A bbox query, CQL2-JSON: the zones meeting the box whose own mean temperature is at least the median.
+    const bbox = [9, 49, 11, 51] as [number, number, number, number];
     const inBox = (await (await s.get(`/collections/demo-stations/dggs/IVEA7H/zones?bbox=${bbox.join(',')}&zone-level=5`)).json()) as Json;
+    const boxOwn = await ownValues('IVEA7H', inBox.zones, 'temperature');
+    const m = median([...boxOwn.values()].map((v) => v.temperature));
+    const json = JSON.stringify({ op: '>=', args: [{ property: 'temperature' }, m] });
     const res = await s.get(`/collections/demo-stations/dggs/IVEA7H/zones?bbox=${bbox.join(',')}&zone-level=5&filter-lang=cql2-json&filter=${encodeURIComponent(json)}`);
     expect(res.status).to.equal(200);
     const zones = ((await res.json()) as Json).zones as string[];
-    expect(zones).to.deep.equal((inBox.zones as string[]).filter((z) => hot.has(z)));
+    expect(zones).to.deep.equal((inBox.zones as string[]).filter((z) => boxOwn.get(z)!.temperature !== null && boxOwn.get(z)!.temperature >= m));
     expect(zones.length).to.be.above(0).and.below(inBox.zones.length);
     // Errors: bad CQL2 (400 with a position), unknown property (400), filter on the bare grid route (400).
     const bad = await s.get(`/collections/demo-stations/dggs/H3/zones?parent-zone=${parent}&filter=${encodeURIComponent('pressure >')}`);

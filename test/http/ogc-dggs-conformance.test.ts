@@ -258,13 +258,33 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
   });
 
   abstractTest('data-cql2-filter', '/conf/data-cql2-filter/filter', async () => {
-    const zone = zoneAt(4);
-    const base = `/collections/${LAKE}/dggs/IVEA7H/zones/${zone}/data?zone-depth=2&properties=temperature&cog-stat=max`;
-    const max = (await ok(`${base}&filter=${encodeURIComponent('temperature < 0')}`)).values.temperature_max[0].data as (number | null)[];
-    expect(max.some((v) => v !== null)).to.equal(true);
-    for (const v of max) if (v !== null) expect(v).to.be.below(0);
-    const q = await ok(`/collections/${LAKE}/queryables`);
-    expect(Object.keys(q.properties)).to.include('temperature');
+    // The expression is read against each SUB-ZONE's data and geometry: a raster representation
+    // (DGGS-JSON) has null where it is not true, a vector one (GeoJSON) only the features where it is.
+    const cases = [
+      { collection: LAKE, zone: grid().zoneFromPoint(7.6, 50.6, 2), field: 'temperature', filter: 'temperature > 1.7647', pass: (v: number | null) => v !== null && v > 1.7647 },
+      { collection: RASTER, zone: zoneAt(3), field: 'elevation', filter: 'elevation < 1500', pass: (v: number | null) => v !== null && v < 1500 },
+    ];
+    for (const k of cases) {
+      const base = `/collections/${k.collection}/dggs/IVEA7H/zones/${k.zone}/data?zone-depth=2&properties=${k.field}`;
+      const all = await ok(base);
+      const values = all.values[k.field][0].data as (number | null)[];
+      const filtered = await ok(`${base}&filter=${encodeURIComponent(k.filter)}`);
+      expect(filtered.values[k.field][0].data, k.filter).to.deep.equal(values.map((v) => (k.pass(v) ? v : null)));
+      const kept = (all.zones[0].zoneIds as string[]).filter((_, i) => k.pass(values[i]!));
+      expect(kept.length, `${k.filter}: some sub-zones kept, some not`).to.be.greaterThan(0).and.below(values.length);
+      const geo = await ok(`${base}&filter=${encodeURIComponent(k.filter)}`, 'application/geo+json');
+      expect(geo.features.map((f: Json) => f.properties.zone_id)).to.deep.equal(kept);
+      // The geometry is the sub-zone's: a point literal keeps the one sub-zone holding it.
+      const [lon, lat] = grid().describeZone(kept[0]!).centroid;
+      const at = await ok(`${base}&filter=${encodeURIComponent(`S_INTERSECTS(geometry, POINT(${lon} ${lat})) AND ${k.filter}`)}`, 'application/geo+json');
+      expect(at.features.map((f: Json) => f.properties.zone_id)).to.deep.equal([kept[0]]);
+      // The queryables linked from the collection (the origin of its DGGRS resources) name the field and geometry.
+      const c = await ok(`/collections/${k.collection}`);
+      const queryables = c.links.find((l: Json) => /\/def\/rel\/ogc\/1\.0\/queryables$/.test(l.rel));
+      expect(queryables, 'queryables link').to.not.equal(undefined);
+      const q = await ok(queryables.href);
+      expect(Object.keys(q.properties)).to.include.members([k.field, 'geometry']);
+    }
   });
 
   // --- Zone query ---------------------------------------------------------------------------------
@@ -391,27 +411,56 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
     expect(hour).to.not.be.empty;
     expect(hour.length).to.be.below(all.length);
     for (const z of instant) expect(hour).to.include(z);
-    expect((await ok(`${lake}&datetime=2024-01-31T00:00:00Z/..`)).zones).to.deep.equal((await ok(`${lake}&datetime=2024-01-31T00:00:00Z/`)).zones);
+    // Unbounded at the start or the end: `..` or an empty string.
+    const fromLast = (await ok(`${lake}&datetime=2024-01-31T00:00:00Z/..`)).zones as string[];
+    expect(fromLast).to.not.be.empty;
+    expect((await ok(`${lake}&datetime=2024-01-31T00:00:00Z/`)).zones).to.deep.equal(fromLast);
+    const untilFirst = (await ok(`${lake}&datetime=../2024-01-01T00:30:00Z`)).zones as string[];
+    expect(untilFirst).to.not.be.empty;
+    expect((await ok(`${lake}&datetime=/2024-01-01T00:30:00Z`)).zones).to.deep.equal(untilFirst);
     expect((await ok(`${lake}&datetime=2030-01-01T00:00:00Z/..`)).zones).to.deep.equal([]);
+    // Unbounded at both ends: no time restriction, on zone lists, zone data and items alike.
+    for (const open of ['../..', '/..', '../', '/']) {
+      expect((await ok(`${lake}&datetime=${open}`)).zones, open).to.deep.equal(all);
+      const data = `/collections/${LAKE}/dggs/IVEA7H/zones/E2-2A-A/data?zone-depth=1&properties=temperature`;
+      expect((await ok(`${data}&datetime=${open}`)).values, `zone data ${open}`).to.deep.equal((await ok(data)).values);
+      expect((await ok(`/collections/${LAKE}/items?limit=1&datetime=${open}`)).numberMatched, `items ${open}`).to.equal((await ok(`/collections/${LAKE}/items?limit=1`)).numberMatched);
+    }
     // Each zone listed for the hour holds a row of that hour.
     const z = hour[0]!;
     const data = await ok(`/collections/${LAKE}/dggs/IVEA7H/zones/${z}/data?zone-depth=0&properties=temperature&cog-stat=count&datetime=2024-01-05T00:00:00Z/2024-01-05T01:00:00Z`);
     expect(data.values.temperature_count[0].data[0]).to.be.greaterThan(0);
     // No time axis: ignored; an invalid datetime is 400.
     expect((await ok('/dggs/IVEA7H/zones?zone-level=1&datetime=2024-01-05T00:00:00Z')).zones).to.deep.equal((await ok('/dggs/IVEA7H/zones?zone-level=1')).zones);
-    for (const bad of ['yesterday', '2024-02-30', '2024-01-05T00:00:00Z/2024-01-01T00:00:00Z']) {
+    for (const bad of ['yesterday', '2024-02-30', '2024-01-05T00:00:00Z/2024-01-01T00:00:00Z', '../../..', '..']) {
       expect((await get(`${lake}&datetime=${bad}`)).status, bad).to.equal(400);
     }
   });
 
   abstractTest('zone-query-cql2-filter', '/conf/zone-query-cql2-filter/filter', async () => {
-    const lake = `/collections/${LAKE}/dggs/IVEA7H/zones?zone-level=4`;
-    const cold = (await ok(`${lake}&filter=${encodeURIComponent('temperature < -10')}`)).zones as string[];
-    const all = (await ok(lake)).zones as string[];
-    expect(cold).to.not.be.empty;
-    expect(cold.length).to.be.below(all.length);
-    const data = await ok(`/collections/${LAKE}/dggs/IVEA7H/zones/${cold[0]}/data?zone-depth=0&properties=temperature&cog-stat=min`);
-    expect(data.values.temperature_min[0].data[0]).to.be.below(-10);
+    // The listed zones are those whose OWN data (their zone data at depth 0) and geometry satisfy the expression.
+    const cases = [
+      { collection: LAKE, parent: grid().zoneFromPoint(7.6, 50.6, 2), field: 'temperature', filter: 'temperature > 1.7647', pass: (v: number | null) => v !== null && v > 1.7647 },
+      { collection: RASTER, parent: zoneAt(2), field: 'elevation', filter: 'elevation >= 1200', pass: (v: number | null) => v !== null && v >= 1200 },
+    ];
+    for (const k of cases) {
+      const list = `/collections/${k.collection}/dggs/IVEA7H/zones?parent-zone=${k.parent}&zone-level=2&limit=1000`;
+      const all = (await ok(list)).zones as string[];
+      const own = new Map<string, number | null>();
+      for (const z of all) own.set(z, (await ok(`/collections/${k.collection}/dggs/IVEA7H/zones/${z}/data?zone-depth=0&properties=${k.field}`)).values[k.field][0].data[0]);
+      const want = all.filter((z) => k.pass(own.get(z)!));
+      expect(want.length, `${k.filter}: some zones kept, some not`).to.be.greaterThan(0).and.below(all.length);
+      expect((await ok(`${list}&filter=${encodeURIComponent(k.filter)}`)).zones, k.filter).to.deep.equal(want);
+      // Geometry: the zone's own outline.
+      const [lon, lat] = grid().describeZone(want[0]!).centroid;
+      expect((await ok(`${list}&filter=${encodeURIComponent(`S_INTERSECTS(geometry, POINT(${lon} ${lat})) AND ${k.filter}`)}`)).zones).to.deep.equal([want[0]]);
+    }
+    // The case that once failed: a zone listed for rows above the threshold while its own temperature is below.
+    const listed = (await ok(`/collections/${LAKE}/dggs/IVEA7H/zones?zone-level=4&bbox=${NORTH_SEA_BOX.join(',')}&filter=${encodeURIComponent('temperature > 1.7647')}`)).zones as string[];
+    expect(listed).to.not.be.empty;
+    for (const z of listed.slice(0, 20)) {
+      expect((await ok(`/collections/${LAKE}/dggs/IVEA7H/zones/${z}/data?zone-depth=0&properties=temperature`)).values.temperature[0].data[0], z).to.be.above(1.7647);
+    }
   });
 
   // --- Operation ids ----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import type { LakeDataset, LakePage, LakePageRequest, LakeReader } from '../../p
 import { withLakeFaults } from '../lake-faults.js';
 import { parseFilter, type RowSelection } from './row-selection.js';
 import { parseCql2Text, type Expr } from '../../domain/cql2/index.js';
-import { InvalidDatetimeError, parseDatetime } from '../../domain/time-interval.js';
+import { InvalidDatetimeError, parseTimeRestriction } from '../../domain/time-interval.js';
 import { InvalidRequestError, NotFoundError } from '../../ports/errors.js';
 import { DEFAULT_LAKE_QUERY_SECONDS, LakeTimeBudget } from './lake-time-budget.js';
 
@@ -115,7 +115,7 @@ export class ItemsService {
       limit,
       columns: selectColumns(dataset, query),
       ...(query.bbox ? { bbox: query.bbox } : {}),
-      ...(query.datetime !== undefined ? { datetime: parseDatetimeParam(query.datetime) } : {}),
+      ...(parseDatetimeParam(query.datetime) ?? {}),
       ...(filters.length ? { filter: filters.length === 1 ? filters[0]! : { kind: 'and', args: filters } } : {}),
     };
   }
@@ -159,9 +159,11 @@ export function selectColumns(dataset: LakeDataset, query: ItemsQuery): string[]
   return columns;
 }
 
-function parseDatetimeParam(text: string) {
+/** `datetime` as a restriction (`{ datetime }`), or undefined for none: absent, empty or open at both ends (`../..`). */
+function parseDatetimeParam(text: string | undefined) {
   try {
-    return parseDatetime(text);
+    const datetime = parseTimeRestriction(text);
+    return datetime ? { datetime } : undefined;
   } catch (e) {
     if (e instanceof InvalidDatetimeError) throw new InvalidRequestError('Invalid query parameter', e.message);
     throw e;

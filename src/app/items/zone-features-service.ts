@@ -16,7 +16,7 @@ import type { Geometry } from '../../domain/geometry/geojson.js';
 import { decodeWkb, WkbError } from '../../domain/geometry/wkb.js';
 import { dggsPlace, QuantizeBudgetError, type DggsPlace, type Quantizer } from '../../domain/geometry/dggs-place.js';
 import { zoneSpanDegrees } from '../../domain/zone-data.js';
-import { InvalidDatetimeError, parseDatetime } from '../../domain/time-interval.js';
+import { InvalidDatetimeError, parseTimeRestriction } from '../../domain/time-interval.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { LakeReader, LakeValue } from '../../ports/lake-reader.js';
@@ -95,7 +95,7 @@ export class ZoneFeaturesService {
       .filter((n) => n !== geometryColumn);
     let datetime;
     try {
-      datetime = q.datetime !== undefined && q.datetime !== '' ? parseDatetime(q.datetime) : undefined;
+      datetime = parseTimeRestriction(q.datetime);
     } catch (e) {
       if (e instanceof InvalidDatetimeError) throw new ValidationError('Invalid query parameter', e.message);
       throw e;

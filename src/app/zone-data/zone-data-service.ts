@@ -3,12 +3,10 @@ import { TOKENS } from '../tokens.js';
 import type { Collection, BackingKind, FieldMeta } from '../../domain/collection.js';
 import type { BBox, Dggrs } from '../../domain/dggrs/dggrs.js';
 import { widenBox, zoneDataCost, zoneSpanDegrees, type ZoneData, type ZoneDataOptions, type ZoneDataRequest } from '../../domain/zone-data.js';
-import { outlineToGeoJson } from '../../domain/geometry/rfc7946.js';
-import { assertEvaluable, matchesFilter, UnsupportedFilterError } from '../../domain/features/cql2-evaluate.js';
-import { spatialVertices } from '../../domain/features/spatial-cost.js';
+import { applyZoneFilter, checkSpatialWork, zoneFilter, zonePasses } from './zone-filter.js';
 import { joinZoneData } from '../../domain/zone-data-join.js';
 import { zoneDepthParam } from '../zone-depth-param.js';
-import { InvalidDatetimeError, parseDatetime, type TimeInterval } from '../../domain/time-interval.js';
+import { InvalidDatetimeError, parseTimeRestriction, type TimeInterval } from '../../domain/time-interval.js';
 import { remoteReads } from '../../domain/remote-reads.js';
 import { Cql2SyntaxError, parseCql2Json, properties as filterProperties, type Expr } from '../../domain/cql2/index.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
@@ -86,8 +84,12 @@ export interface ZoneQueryFilter {
   datetime?: string;
 }
 
-/** A raster read costs about as much as computing this many zone values (ancestor choice of raster zone queries). */
-const READ_COST = 200;
+/**
+ * What one zone-data read of a backing kind costs, in zone values computed (the ancestor choice of
+ * filtered zone queries): a lake read scans files, a remote read pages a backend, a raster read
+ * opens a few tiles.
+ */
+const ZONE_READ_COST: Record<BackingKind, number> = { 'raster-url': 200, stac: 400, 'parquet-lake': 5000, 'ogc-features': 20_000 };
 
 export interface ZoneDataLimits {
   /** Sub-zones of all requested depths together. */
@@ -100,7 +102,7 @@ export interface ZoneDataLimits {
   maxSubZonesInFlight?: number;
   /** Longest a computation waits for room in that budget before a 503 (default 20). */
   zoneDataQueueSeconds?: number;
-  /** Zones a filtered zone list tests times the vertices of the geometry literals its spatial predicates compare them with. */
+  /** Zones (or sub-zones) a zone filter tests times the vertices of the geometry literals its spatial predicates compare them with. */
   maxSpatialZoneVertices: number;
   /** Longest the lake work of one request may run before it is stopped with a 503 (default 30). */
   lakeQuerySeconds?: number;
@@ -192,17 +194,30 @@ export class ZoneDataService {
     const c = this.collection(collectionId);
     const grid = this.grid(q.dggrsId);
     const source = this.source(c);
-    const known = await source.fields(c);
-    const fields = selectFields(Object.keys(known), q.properties, q.excludeProperties);
-    let filter: Expr | undefined;
-    if (q.filter !== undefined) {
-      if (!source.filterQueryables) throw this.noFilter(c, '');
-      filter = await this.filter(c, source, parseFilter(q.filter, q.filterLang ?? 'cql2-text'), '');
-    }
+    const known = Object.keys(await source.fields(c));
+    const fields = selectFields(known, q.properties, q.excludeProperties);
+    // OGC data-cql2-filter: the filter tests each sub-zone's own values and outline (not the rows).
+    const test = q.filter !== undefined ? zoneFilter(c, known, parseFilter(q.filter, q.filterLang ?? 'cql2-text'), 'zone data') : undefined;
     const request = this.request(grid, q, fields);
-    const subZones = this.bound(grid, request, fields.length * statCount(q.options), q.outline);
-    q.check?.({ grid, zoneId: request.zoneId, depths: request.depths, columns: fields.length * statCount(q.options), limits: this.limits });
-    return this.budget.run(subZones, () => this.read(source, c, { ...request, reads: remoteReads(), ...(filter ? { filter } : {}), ...(signal ? { signal } : {}) }, ''), signal);
+    const columns = fields.length * statCount(q.options);
+    // With statistics the answer's columns are `<field>_<stat>`: the filter's fields (their
+    // configured statistic) are then read on their own; else they join the read's fields.
+    const separate = test !== undefined && test.fields.length > 0 && (q.options?.stats?.length ?? 0) > 0;
+    const extra = !test ? [] : separate ? test.fields : test.fields.filter((f) => !fields.includes(f));
+    const subZones = this.bound(grid, request, columns + extra.length, q.outline);
+    if (test) checkSpatialWork(test, subZones, `sub-zones of ${request.zoneId}`, this.limits.maxSpatialZoneVertices);
+    q.check?.({ grid, zoneId: request.zoneId, depths: request.depths, columns, limits: this.limits });
+    return this.budget.run(subZones, async () => {
+      const base = { ...request, reads: remoteReads(), ...(signal ? { signal } : {}) };
+      if (!test) return this.read(source, c, base, '');
+      if (separate) {
+        const { stats: _stats, ...plain } = request.options;
+        const [data, values] = await Promise.all([this.read(source, c, base, ''), this.read(source, c, { ...base, fields: test.fields, options: plain }, '')]);
+        return applyZoneFilter(data, values, test, grid, [], signal);
+      }
+      const data = await this.read(source, c, { ...base, fields: [...fields, ...extra] }, '');
+      return applyZoneFilter(data, data, test, grid, extra, signal);
+    }, signal);
   }
 
   /**
@@ -253,96 +268,71 @@ export class ZoneDataService {
 
   /**
    * The `filter` of a zone query on a collection, as a test on zone ids of `level` (OGC
-   * zone-query-cql2-filter). Row sources (parquet lake, OGC API Features): the zones holding at
-   * least one matching row (feature). Rasters
-   * (raster-url, STAC): the zones whose values at `level` (each field its configured statistic)
-   * and outline (`geometry`) satisfy the filter, a null value making a comparison unknown (the
-   * zone is left out). Everything is checked before any source is read.
+   * zone-query-cql2-filter): the zones whose OWN values at `level` (each field its configured
+   * statistic, from the zone data of ancestors) and outline (`geometry`) satisfy the filter, a
+   * null value making a comparison unknown (the zone is left out), for every backing kind; with
+   * `datetime`, the values are those of the interval. `datetime` alone keeps, on row sources
+   * (parquet lake, OGC API Features), the zones holding a row (feature) in the interval; raster
+   * values have no time of their own here, so there every zone is kept. Everything is checked,
+   * and the work bounded, before any source is read.
    */
   async zoneQueryFilter(collectionId: string, grid: Dggrs, level: number, scope: ZoneQueryScope, q: ZoneQueryFilter, signal?: AbortSignal): Promise<(zoneId: string) => boolean> {
     const c = this.collection(collectionId);
     const source = this.source(c);
     const expr = q.filter !== undefined ? parseFilter(q.filter, q.filterLang ?? 'cql2-text') : undefined;
     const datetime = parseDatetimeQuery(q.datetime);
-    if (source.zonesWithRows) {
-      if (expr) await this.filter(c, source, expr, '');
-      const query = { grid, level, boxes: 'boxes' in scope ? scope.boxes : [], ...('parent' in scope ? { parent: scope.parent } : {}), ...(expr ? { filter: expr } : {}), ...(datetime ? { datetime } : {}), reads: remoteReads() };
+    if (!expr) {
+      if (!source.zonesWithRows) return () => true;
+      const query = { grid, level, boxes: 'boxes' in scope ? scope.boxes : [], ...('parent' in scope ? { parent: scope.parent } : {}), ...(datetime ? { datetime } : {}), reads: remoteReads() };
       const found = await this.timed(c, signal, (s) => this.guard('', () => source.zonesWithRows!(c, { ...query, ...(s ? { signal: s } : {}) })));
       return (z) => found.has(z);
     }
-    // Raster values have no time of their own here: without a filter every zone is kept.
-    if (!expr) return () => true;
-    // Zone values are tested here, by the domain's evaluator: refuse what it cannot do before any read.
-    try {
-      assertEvaluable(expr);
-    } catch (err) {
-      if (err instanceof UnsupportedFilterError) throw new InvalidRequestError('Invalid filter', err.message);
-      throw err;
-    }
-    const known = Object.keys(await source.fields(c));
-    const referenced = filterProperties(expr);
-    const unknown = referenced.filter((p) => p !== 'geometry' && !known.includes(p));
-    if (unknown.length > 0) {
-      throw new InvalidRequestError('Invalid filter', `unknown property ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')}; a zone query on ${c.id} may name its fields (${known.join(', ')}) and geometry.`);
-    }
-    this.checkSpatialWork(c, grid, level, scope, expr);
-    const fields = known.filter((f) => referenced.includes(f));
+    const test = zoneFilter(c, Object.keys(await source.fields(c)), expr, 'a zone query');
+    const zones = 'parent' in scope ? grid.subZoneCount(scope.parent.zoneId, scope.parent.depth) : scope.boxes.reduce((n, b) => n + grid.estimateZonesInBBox(level, b), 0);
+    checkSpatialWork(test, zones, `zones of level ${level} of ${c.id}`, this.limits.maxSpatialZoneVertices);
+    const fields = test.fields;
     const values = new Map<string, Record<string, number | null>>();
     if (fields.length > 0) {
-      const under = 'parent' in scope ? [{ zoneId: scope.parent.zoneId, depth: scope.parent.depth }] : this.rasterParents(grid, level, scope.boxes);
+      const under = 'parent' in scope ? [{ zoneId: scope.parent.zoneId, depth: scope.parent.depth }] : this.ancestors(grid, level, scope.boxes, ZONE_READ_COST[c.backing.kind]);
       // One count of remote reads for all the ancestors: a STAC API is searched once per ancestor.
       const reads = remoteReads();
-      const requests = under.map((u) => ({ ...this.request(grid, { zoneId: u.zoneId, zoneDepth: String(u.depth), ...(q.datetime ? { datetime: q.datetime } : {}) }, fields), reads, ...(signal ? { signal } : {}) }));
+      const requests = under.map((u) => ({ ...this.request(grid, { zoneId: u.zoneId, zoneDepth: String(u.depth), ...(q.datetime ? { datetime: q.datetime } : {}) }, fields), reads }));
       const total = requests.reduce((n, r) => n + zoneDataCost(grid, r.zoneId, r.depths, fields.length).values, 0);
       if (total > this.limits.maxZoneDataValues) {
         throw new ValidationError('Too many values', `A filtered zone query on ${c.id} computes each zone's values: ${total} here; the limit is ${this.limits.maxZoneDataValues} (limits.maxZoneDataValues). Use a smaller bbox, a coarser zone-level or parent-zone.`);
       }
-      for (const r of requests) {
-        // A read whose inputs are cached settles in promise callbacks alone, which run before any
-        // I/O: without a turn here, tens of ancestors were one stretch of the loop (0.5-1 s).
-        if (turnDue()) await takeTurn(signal);
-        const data = await this.budget.run(zoneDataCost(grid, r.zoneId, r.depths, fields.length).subZones, () => this.read(source, c, r, ''), signal);
-        for (const d of data.depths) {
-          d.zones.forEach((z, i) => {
-            if (!values.has(z)) values.set(z, Object.fromEntries(fields.map((f) => [f, d.values[f]?.[i] ?? null])));
-          });
+      // A lake's reads together are one piece of lake work, bounded by limits.lakeQuerySeconds.
+      await this.timed(c, signal, async (s) => {
+        for (const r of requests) {
+          // A read whose inputs are cached settles in promise callbacks alone, which run before any
+          // I/O: without a turn here, tens of ancestors were one stretch of the loop (0.5-1 s).
+          if (turnDue()) await takeTurn(s);
+          const data = await this.budget.run(zoneDataCost(grid, r.zoneId, r.depths, fields.length).subZones, () => this.guard('', () => source.zoneData(c, { ...r, ...(s ? { signal: s } : {}) })), s);
+          for (const d of data.depths) {
+            d.zones.forEach((z, i) => {
+              if (!values.has(z)) values.set(z, Object.fromEntries(fields.map((f) => [f, d.values[f]?.[i] ?? null])));
+            });
+          }
         }
-      }
+      });
     }
-    const geometry = new Set(['geometry']);
-    const usesGeometry = referenced.includes('geometry');
     const none = Object.fromEntries(fields.map((f) => [f, null]));
-    return (z) => matchesFilter(expr, { properties: values.get(z) ?? none, geometry: usesGeometry ? outlineToGeoJson(grid.zoneOutline(z, false)) : null }, geometry);
-  }
-
-  /** Refuses a zone list whose spatial predicates would compare too many zones with too many literal vertices. */
-  private checkSpatialWork(c: Collection, grid: Dggrs, level: number, scope: ZoneQueryScope, expr: Expr): void {
-    const vertices = spatialVertices(expr);
-    if (vertices === 0) return;
-    const zones = 'parent' in scope ? grid.subZoneCount(scope.parent.zoneId, scope.parent.depth) : scope.boxes.reduce((n, b) => n + grid.estimateZonesInBBox(level, b), 0);
-    const work = zones * vertices;
-    if (work > this.limits.maxSpatialZoneVertices) {
-      const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-      throw new ValidationError(
-        'Filter too costly',
-        `The filter's spatial predicates compare about ${fmt(zones)} zones of level ${level} of ${c.id} with geometry literals of ${fmt(vertices)} vertices: ${fmt(work)} zone-vertices; the limit is ${fmt(this.limits.maxSpatialZoneVertices)} (limits.maxSpatialZoneVertices). Use a coarser zone-level, a smaller bbox or parent-zone, or a geometry with fewer vertices.`,
-      );
-    }
+    return (z) => zonePasses(test, grid, z, values.get(z) ?? none);
   }
 
   /**
    * Ancestors whose sub-zones at `level` cover the boxes (grown by one ancestor, since sub-zones
-   * reach past their parent), so one raster computation per ancestor gives every zone's values.
+   * reach past their parent), so one zone-data computation per ancestor gives every zone's values.
    * The ancestor level balances the zones computed in vain (coarse ancestors) against the
-   * number of raster reads (fine ancestors).
+   * number of reads (fine ancestors), each costing `readCost` zone values.
    */
-  private rasterParents(grid: Dggrs, level: number, boxes: BBox[]): { zoneId: string; depth: number }[] {
+  private ancestors(grid: Dggrs, level: number, boxes: BBox[], readCost: number): { zoneId: string; depth: number }[] {
     let best: { depth: number; grown: BBox[]; cost: number } | undefined;
     for (let depth = 0; depth <= Math.min(grid.maxRelativeDepth, level); depth++) {
       const grown = boxes.map((b) => widenBox(b, depth === 0 ? 0 : zoneSpanDegrees(grid, level - depth)));
       const parents = grown.reduce((n, b) => n + grid.estimateZonesInBBox(level - depth, b), 0);
       const perParent = grid.levelInfo(level).zoneCount / grid.levelInfo(level - depth).zoneCount;
-      const cost = parents * (perParent + READ_COST);
+      const cost = parents * (perParent + readCost);
       if (!best || cost < best.cost) best = { depth, grown, cost };
     }
     const { depth, grown } = best!;
@@ -471,11 +461,10 @@ export class ZoneDataService {
   }
 }
 
-/** `datetime` as given (422 when malformed); empty means none. */
+/** `datetime` as given (422 when malformed); empty or open at both ends (`../..`) means none. */
 function parseDatetimeQuery(text: string | undefined): TimeInterval | undefined {
-  if (text === undefined || text === '') return undefined;
   try {
-    return parseDatetime(text);
+    return parseTimeRestriction(text);
   } catch (err) {
     if (err instanceof InvalidDatetimeError) throw new ValidationError('Invalid query parameter', err.message);
     throw err;

@@ -6,6 +6,7 @@ import { isTemporal, type Collection } from '../../domain/collection.js';
 import type { CollectionsService } from '../collections/collections-service.js';
 import { InvalidRequestError, NotFoundError, ValidationError } from '../../ports/errors.js';
 import { runStepped } from '../../ports/event-loop-turns.js';
+import { parseTimeRestriction } from '../../domain/time-interval.js';
 import type { ZoneDataService, ZoneQueryScope } from '../zone-data/zone-data-service.js';
 
 /**
@@ -79,7 +80,8 @@ export class ZonesService {
    */
   list(grid: Dggrs, q: ZoneListRequest, collection?: Collection, signal?: AbortSignal): Promise<ZoneListPage> {
     const { filter, filterLang, datetime, ...query } = q;
-    const when = datetime !== undefined && collection && isTemporal(collection) ? { datetime } : {};
+    // An interval open at both ends (`../..`) restricts nothing: the list is the one without datetime.
+    const when = datetime !== undefined && collection && isTemporal(collection) && !unrestricted(datetime) ? { datetime } : {};
     if (filter === undefined && !('datetime' in when)) return this.listZones(grid, query, collection);
     if (!collection || !this.dataFilter) throw new InvalidRequestError('filter needs a collection', 'A zone query filter tests the data in each zone: use /collections/{collection_id}/dggs/{dggrs_id}/zones?filter=...');
     const test = { ...(filter !== undefined ? { filter } : {}), ...(filterLang ? { filterLang } : {}), ...when };
@@ -180,6 +182,15 @@ export class ZonesService {
         `${what} select ${size} zones; a zone list may hold at most ${fmt(MAX_ZONES_PER_QUERY)} zones (over all pages). Use a smaller bbox, a coarser zone-level or parent-zone.`,
       );
     }
+  }
+}
+
+/** `datetime` that restricts no time (empty, `../..`, `/..`, `../`, `/`); a malformed one is refused later, where it is parsed. */
+function unrestricted(datetime: string): boolean {
+  try {
+    return parseTimeRestriction(datetime) === undefined;
+  } catch {
+    return false;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ZoneData } from '../../domain/zone-data.js';
+import { keptSubZone, type ZoneData } from '../../domain/zone-data.js';
 import { outlineToGeoJson } from '../../domain/geometry/rfc7946.js';
 import type { ZoneDataContext, ZoneDataEncoding } from './encoding.js';
 import { pacedBytes } from '../paced-pieces.js';
@@ -8,7 +8,8 @@ import { CONF } from '../conformance-classes.js';
  * GeoJSON (RFC 7946): one Feature per sub-zone and depth, the zone outline as geometry (split at
  * the antimeridian, right-hand rule), `zone_id`, `depth` and the field values as properties.
  * Written feature by feature (see paced-pieces.ts): each outline is computed, written and
- * dropped, so memory holds the text, never every geometry at once.
+ * dropped, so memory holds the text, never every geometry at once. Sub-zones a zone-data filter
+ * excluded are left out.
  */
 export function* zoneDataGeoJsonPieces(data: ZoneData, ctx: ZoneDataContext): Generator<string> {
   const names = Object.keys(data.fields);
@@ -16,6 +17,8 @@ export function* zoneDataGeoJsonPieces(data: ZoneData, ctx: ZoneDataContext): Ge
   let first = true;
   for (const d of data.depths) {
     for (let i = 0; i < d.zones.length; i++) {
+      // A sub-zone a zone-data filter excluded is no feature (OGC data-cql2-filter, vector representations).
+      if (!keptSubZone(d, i)) continue;
       const zone = d.zones[i]!;
       const feature = {
         type: 'Feature',

@@ -1,4 +1,4 @@
-import type { ZoneData } from '../../domain/zone-data.js';
+import { keptSubZone, type ZoneData } from '../../domain/zone-data.js';
 import { outlineToGeoJson } from '../../domain/geometry/rfc7946.js';
 import type { ZoneDataContext, ZoneDataEncoding } from './encoding.js';
 import { writeParquet, type ParquetCell, type ParquetColumn } from '../parquet-writer.js';
@@ -11,7 +11,8 @@ import { fileName } from '../file-names.js';
  * then every field as a nullable DOUBLE (the DGGS-JSON values, nulls kept); GeoParquet adds the
  * WKB `geometry` of each sub-zone. The zone, grid and depths go into file metadata so a file
  * says what it holds once detached from the URL. Outlines are computed ahead, giving the event
- * loop a turn between slices; the request's geometry bound keeps their WKB small.
+ * loop a turn between slices; the request's geometry bound keeps their WKB small. Sub-zones a
+ * zone-data filter excluded are no rows.
  */
 async function* zoneDataParquet(data: ZoneData, ctx: ZoneDataContext, geo: boolean): AsyncGenerator<Buffer> {
   const names = Object.keys(data.fields);
@@ -22,7 +23,11 @@ async function* zoneDataParquet(data: ZoneData, ctx: ZoneDataContext, geo: boole
   if (geometry) {
     for (const d of data.depths) {
       const list: Uint8Array[] = [];
-      for (const zone of d.zones) {
+      for (const [i, zone] of d.zones.entries()) {
+        if (!keptSubZone(d, i)) {
+          list.push(new Uint8Array(0));
+          continue;
+        }
         list.push(geometry.wkb(outlineToGeoJson(ctx.grid.zoneOutline(zone, ctx.refined))));
         if (turnDue()) await takeTurn();
       }
@@ -33,6 +38,7 @@ async function* zoneDataParquet(data: ZoneData, ctx: ZoneDataContext, geo: boole
     for (let k = 0; k < data.depths.length; k++) {
       const d = data.depths[k]!;
       for (let i = 0; i < d.zones.length; i++) {
+        if (!keptSubZone(d, i)) continue;
         const row: ParquetCell[] = [d.zones[i]!, d.depth];
         for (const n of names) row.push(d.values[n]?.[i] ?? null);
         if (geometry) row.push(wkb[k]![i]!);

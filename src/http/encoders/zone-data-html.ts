@@ -1,4 +1,4 @@
-import type { ZoneData } from '../../domain/zone-data.js';
+import { keptSubZone, type ZoneData } from '../../domain/zone-data.js';
 import { renderHtml } from '../html/render.js';
 import { choropleth } from '../html/zone-data-svg.js';
 import { zoneDataMap } from '../html/page-maps.js';
@@ -21,9 +21,11 @@ export function zoneDataHtml(data: ZoneData, ctx: ZoneDataView): Reply {
   const rows: { zone: string; href: string; depth: number; values: (number | null)[] }[] = [];
   let total = 0;
   for (const d of data.depths) {
-    total += d.zones.length;
-    for (let i = 0; i < d.zones.length && rows.length < MAX_TABLE_ROWS; i++) {
-      rows.push({ zone: d.zones[i]!, href: zoneHref(d.zones[i]!), depth: d.depth, values: fields.map((f) => d.values[f]?.[i] ?? null) });
+    // The table is a vector view: sub-zones a zone-data filter excluded are left out (the map shows them empty).
+    for (let i = 0; i < d.zones.length; i++) {
+      if (!keptSubZone(d, i)) continue;
+      total++;
+      if (rows.length < MAX_TABLE_ROWS) rows.push({ zone: d.zones[i]!, href: zoneHref(d.zones[i]!), depth: d.depth, values: fields.map((f) => d.values[f]?.[i] ?? null) });
     }
   }
   const deepest = data.depths[data.depths.length - 1];

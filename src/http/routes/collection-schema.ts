@@ -21,14 +21,14 @@ export function collectionSchemaRoute(service: CollectionsService, kind: 'querya
     validators: { source: ({ params }, versions) => versions([params.collection_id]) },
     handler: async ({ params, links, format }) => {
       const c = service.get(params.collection_id);
-      const fields = await service.fields(c.id);
+      const fields = kind === 'queryables' ? withZoneGeometry(await service.fields(c.id)) : await service.fields(c.id);
       const path = `/collections/${encodeURIComponent(c.id)}/${kind}`;
       const body = {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         $id: links.href(path),
         type: 'object',
         title: `${kind === 'queryables' ? 'Queryables' : 'Schema'} of ${c.title}`,
-        description: kind === 'queryables' ? 'Names accepted by properties, exclude-properties and CQL2 filters.' : 'Fields of the collection.',
+        description: kind === 'queryables' ? QUERYABLES_DESCRIPTION : 'Fields of the collection.',
         properties: fields,
         additionalProperties: false,
       };
@@ -43,4 +43,20 @@ export function collectionSchemaRoute(service: CollectionsService, kind: 'querya
       return json(body, 'application/schema+json');
     },
   });
+}
+
+/**
+ * Every name is a row queryable (items, the cross-collection body); the zone-data and zone-list
+ * filters (OGC API - DGGS) test each zone's values of the numeric fields and its outline as
+ * `geometry` (docs/formats.md, filters).
+ */
+const QUERYABLES_DESCRIPTION = 'Names accepted by properties, exclude-properties and CQL2 filters (zone filters: the numeric fields and geometry, the zone outline).';
+
+/**
+ * The queryables with `geometry`, the spatial queryable of zone filters (a zone's outline), for
+ * collections whose fields have none (rasters, STAC); a row collection's own geometry column stays.
+ */
+function withZoneGeometry(fields: Record<string, unknown>): Record<string, unknown> {
+  if ('geometry' in fields) return fields;
+  return { ...fields, geometry: { title: 'Zone outline', format: 'geometry-any' } };
 }

@@ -28,14 +28,18 @@ const zonesQuery = z.object({
   'bbox-crs': z.string().optional().openapi({ description: `CRS of bbox: ${SUPPORTED_CRS_TEXT}; others are 400` }),
   subset: z.string().optional().openapi({ description: 'Lat(min:max),Lon(min:max) (CRS84; Lon min > max crosses the antimeridian; * for an open end), instead of bbox; on a collection with a temporal extent also time("start":"end"). Repeated subset parameters read as one list. 400 for another axis or with bbox.', example: 'Lat(44:48),Lon(5:16)' }),
   'subset-crs': z.string().optional().openapi({ description: `CRS of the Lat/Lon subset: ${SUPPORTED_CRS_TEXT}; others are 400` }),
-  datetime: z.string().optional().openapi({ description: 'RFC 3339 instant or interval start/end (open ends `..`): on a collection with rows in time (parquet lake), the zones holding a row in it; elsewhere checked (400 when malformed) and ignored', example: '2024-01-05T00:00:00Z/2024-01-10T00:00:00Z' }),
+  datetime: z.string().optional().openapi({ description: 'RFC 3339 instant or interval start/end (open ends `..` or empty; `../..` restricts nothing): alone, on a collection with rows in time (parquet lake, OGC API Features), the zones holding a row in it; with `filter`, the interval the zone values are computed over; elsewhere checked (400 when malformed) and ignored', example: '2024-01-05T00:00:00Z/2024-01-10T00:00:00Z' }),
   'zone-level': queryInteger('Level of the listed zones (default: the grid default level); with parent-zone, the depth below the parent (default 1)', { min: 0 }),
   'parent-zone': z.string().min(1).optional().openapi({ description: 'List the sub-zones of this zone, in the grid sub-zone order' }),
   'compact-zones': queryBoolean('Must be omitted or false: compaction is not implemented (true is a 400)'),
   'refined-geometry': queryBoolean('Densify zone edges in geometry outputs (default true)'),
   limit: queryInteger('Zones per page; capped at the service maximum', { min: 1 }),
   offset: queryInteger('Zones to skip (paging; follow the `next` link)', { min: 0 }),
-  filter: z.string().optional().openapi({ description: 'Collection routes: CQL2 keeping the zones where matching data exists (lake: a matching row in the zone; rasters: the zone\'s field values at the listed level and its `geometry`)' }),
+  filter: z.string().optional().openapi({
+    description:
+      "Collection routes (OGC zone-query-cql2-filter): CQL2 keeping the zones whose OWN data satisfies it, for every backing kind: the zone's values of the collection's zone-data fields at the listed level (its zone data at depth 0, in the `datetime` interval) and its outline as `geometry`; a zone without a value fails a comparison on it.",
+    example: 'temperature > 1.5',
+  }),
   'filter-lang': z.enum(['cql2-text', 'cql2-json']).optional().openapi({ description: 'Encoding of `filter`; default cql2-text' }),
   f: formatParam(LIST_FORMATS),
 });

@@ -74,7 +74,11 @@ const bandList = z
   .openapi({ type: 'string', description: 'Comma-separated 1-based band indices; default 1', example: '1' });
 
 const filterParams = {
-  filter: z.string().optional().openapi({ description: 'CQL2 predicate on the rows of a row-based collection (parquet lake, OGC API Features): only matching rows contribute (see /collections/{collection_id}/queryables); 400 on raster backings' }),
+  filter: z.string().optional().openapi({
+    description:
+      "CQL2 expression tested on each sub-zone (OGC data-cql2-filter), for every backing kind: its own values of the collection's zone-data fields (each field's configured statistic, in the `datetime` interval) and its outline as `geometry`. Sub-zones where it is not true get null values (DGGS-JSON and the other encodings indexed by sub-zone) or are left out (GeoJSON, Parquet, GeoParquet, the HTML table); a null value makes a comparison unknown, so the sub-zone is left out. The fields it names need not be selected. Row filters: /collections/{collection_id}/items and the cross-collection body.",
+    example: 'temperature > 1.5',
+  }),
   'filter-lang': z.enum(['cql2-text', 'cql2-json']).optional().openapi({ description: 'Encoding of `filter`; default cql2-text' }),
 };
 
@@ -135,7 +139,7 @@ export const CollectionSelectionBody = z
       .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, _ . - (up to 64)')
       .nullish()
       .openapi({ description: 'Output column prefix instead of the id: `{alias}__{field}`; needed to select one collection twice' }),
-    filter: FilterSpec.nullish().openapi({ description: 'CQL2 predicate restricting the rows that contribute (row-based collections: parquet lake, OGC API Features): CQL2-Text as a string, CQL2-JSON as an object' }),
+    filter: FilterSpec.nullish().openapi({ description: 'CQL2 predicate restricting the ROWS that contribute (row-based collections: parquet lake, OGC API Features; every queryable of /collections/{id}/queryables), before aggregation, unlike the zone-data GET filter, which tests each sub-zone: CQL2-Text as a string, CQL2-JSON as an object' }),
   })
   .strict()
   .openapi('CollectionSelectionBody');

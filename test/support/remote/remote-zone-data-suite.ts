@@ -89,7 +89,10 @@ describe(`remote backends over HTTP: zone data, zone info statistics, queryables
       expect(await html.text()).to.include('temperature');
     }
     const stacBody = (await (await s.get('/collections/stac-api/queryables')).json()) as { properties: Record<string, unknown> };
-    expect(stacBody.properties).to.deep.equal(BAND);
+    // The bands, and `geometry`: each zone's outline, the spatial queryable of zone-data and zone-list filters.
+    const { geometry, ...bands } = stacBody.properties;
+    expect(bands).to.deep.equal(BAND);
+    expect(geometry).to.deep.include({ format: 'geometry-any' });
   });
 
   for (const id of FEATURE_IDS) {
@@ -98,8 +101,8 @@ describe(`remote backends over HTTP: zone data, zone info statistics, queryables
         'zone-depth=1,2',
         'zone-depth=1&datetime=2024-01-10T00:00:00Z/2024-01-20T00:00:00Z',
         'zone-depth=1&cog-stat=count,mean,min,max&properties=temperature,elevation',
-        // A CQL2 filter: MapServer cannot evaluate it (evaluated here), our items endpoint can (pushed).
-        `zone-depth=1&filter=${encodeURIComponent("kind = 'alpine' AND elevation > 1500")}`,
+        // A zone-data filter tests each sub-zone's own values (OGC data-cql2-filter).
+        `zone-depth=1&filter=${encodeURIComponent('elevation > 1500')}`,
       ]) {
         const [remote, lake] = await Promise.all([json(`/collections/${id}/dggs/IVEA7H/zones/${ZONE}/data?${q}`), json(`/collections/remote-stations/dggs/IVEA7H/zones/${ZONE}/data?${q}`)]);
         expect(remote.zones).to.deep.equal(lake.zones);
@@ -113,10 +116,26 @@ describe(`remote backends over HTTP: zone data, zone info statistics, queryables
         }
         expect(remote.links.some((l) => l.rel === 'source' && l.href.includes('/items'))).to.equal(true);
       }
-      // The filter did select: fewer features count in the zone with it than without.
-      const count = async (extra: string) => (await json(`/collections/${id}/dggs/IVEA7H/zones/${ZONE}/data?zone-depth=0&cog-stat=count&properties=elevation${extra}`)).values.elevation_count![0]!.data[0]!;
-      const [all, alpine] = await Promise.all([count(''), count(`&filter=${encodeURIComponent("kind = 'alpine' AND elevation > 1500")}`)]);
-      expect(alpine).to.be.greaterThan(0).and.below(all);
+      // The GET's filter keeps exactly the sub-zones whose own value passes, nulls the others.
+      const plain = (await json(`/collections/${id}/dggs/IVEA7H/zones/${ZONE}/data?zone-depth=1&properties=elevation`)).values.elevation![0]!.data;
+      const high = (await json(`/collections/${id}/dggs/IVEA7H/zones/${ZONE}/data?zone-depth=1&properties=elevation&filter=${encodeURIComponent('elevation > 1500')}`)).values.elevation![0]!.data;
+      expect(high).to.deep.equal(plain.map((v) => (v !== null && v > 1500 ? v : null)));
+      expect(high.filter((v) => v !== null).length).to.be.greaterThan(0).and.below(plain.filter((v) => v !== null).length);
+      // A row filter (the cross-collection body) restricts the features: MapServer cannot evaluate it
+      // (evaluated here), our items endpoint can (pushed). Fewer features count in the zone with it.
+      const count = async (filter?: string) => {
+        const res = await fetch(`${s.base}/dggs/IVEA7H/zones/${ZONE}/data?zone-depth=0`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ collections: [{ id, fields: ['elevation'], ...(filter ? { filter } : {}) }] }),
+        });
+        expect(res.status).to.equal(200);
+        return ((await res.json()) as DggsJson).values[`${id}__elevation`]![0]!.data[0]!;
+      };
+      const mean = await count();
+      const alpine = await count("kind = 'alpine' AND elevation > 1500");
+      expect(alpine).to.be.greaterThan(1500);
+      expect(alpine).to.not.equal(mean);
     });
   }
 
