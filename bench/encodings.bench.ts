@@ -12,12 +12,6 @@
  * decoded-tile cache warm. Ratios are format / DGGS-JSON.
  * Run: npm run bench encodings
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import { loadConfig } from '../src/app/config/load-config.js';
-import { createApp } from '../src/app/container.js';
 import { TOKENS } from '../src/app/tokens.js';
 import type { ZoneDataService } from '../src/app/zone-data/zone-data-service.js';
 import type { GridRegistry } from '../src/ports/grid-registry.js';
@@ -27,8 +21,8 @@ import { ZONE_DATA_ENCODINGS, encodeZoneData } from '../src/formats/zone-data/en
 import type { ZoneDataContext, ZoneDataEncoding } from '../src/formats/zone-data/encoding.js';
 import { reportRow } from './summary-table.js';
 import { medianMs } from './measure.js';
+import { withDemoApp } from './demo-app.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const COLLECTION = 'demo-elevation';
 const GRID = 'IVEA7H';
 /** Level-4 zone around 10.5E 46N, well inside the raster (as bench/zone-data.bench.ts). */
@@ -110,16 +104,7 @@ function printTable(title: string, rows: Reading[], http: boolean): void {
 }
 
 export async function run(): Promise<void> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'dggs-bench-'));
-  const cwd = process.cwd();
-  process.chdir(ROOT); // the demo raster path in config is relative to the working directory
-  const config = loadConfig(
-    { DGGS_CONFIG: path.join(ROOT, 'config/default.json') },
-    { server: { host: '127.0.0.1', port: 0, logLevel: 'silent' }, datastore: { kind: 'sqlite', file: path.join(dir, 'bench.sqlite'), autoInitialize: true } },
-  );
-  const app = await createApp(config, pino({ level: 'silent' }));
-  try {
-    const port = await app.listen();
+  await withDemoApp(async (app, origin, config) => {
     const grid = app.container.get<GridRegistry>(TOKENS.GridRegistry).require(GRID);
     const service = app.container.get<ZoneDataService>(TOKENS.ZoneDataService);
     const zone = grid.zoneFromPoint(LON, LAT, LEVEL);
@@ -152,7 +137,7 @@ export async function run(): Promise<void> {
           refined: false,
           ...(profile !== undefined ? { profile } : {}),
         };
-        const url = `http://127.0.0.1:${port}/collections/${COLLECTION}/dggs/${GRID}/zones/${encodeURIComponent(zone)}/data?zone-depth=${zoneDepth}&f=${encodeURIComponent(F_VALUE[encoding.format])}`;
+        const url = `${origin}/collections/${COLLECTION}/dggs/${GRID}/zones/${encodeURIComponent(zone)}/data?zone-depth=${zoneDepth}&f=${encodeURIComponent(F_VALUE[encoding.format])}`;
         // Uncompressed, as the body size above: the HTTP layer would otherwise gzip the text formats.
         const get = async () => {
           const res = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
@@ -229,9 +214,5 @@ export async function run(): Promise<void> {
       ratio: `${fmt(worstMs / Math.max(base.stallMs, base.httpStallMs ?? 0), 2)}x`,
       target: `<= ~${LOOP_BOUND_MS} ms: ${worstMs <= LOOP_BOUND_MS ? 'met' : '**not met**'}`,
     });
-  } finally {
-    await app.close();
-    process.chdir(cwd);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }

@@ -8,20 +8,16 @@
  * after one warm-up round, in the same run, medians of several rounds.
  * Run: npm run bench tiles
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
-import { loadConfig } from '../src/app/config/load-config.js';
-import { createApp } from '../src/app/container.js';
 import { TOKENS } from '../src/app/tokens.js';
 import type { GridRegistry } from '../src/ports/grid-registry.js';
 import { latitudeRow, longitudeColumn } from '../src/domain/tiles/web-mercator-quad.js';
 import { ensureDemoLake } from '../scripts/demo/make-lake.js';
 import { reportRow } from './summary-table.js';
 import { medianMs } from './measure.js';
+import { withDemoApp } from './demo-app.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const COLLECTION = 'demo-stations';
@@ -47,17 +43,8 @@ async function get(url: string): Promise<Response> {
 }
 
 export async function run(): Promise<void> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'dggs-bench-'));
-  const cwd = process.cwd();
-  process.chdir(ROOT);
   await ensureDemoLake(path.join(ROOT, 'data/demo/lake'));
-  const config = loadConfig(
-    { DGGS_CONFIG: path.join(ROOT, 'config/default.json') },
-    { server: { host: '127.0.0.1', port: 0, logLevel: 'silent' }, datastore: { kind: 'sqlite', file: path.join(dir, 'bench.sqlite'), autoInitialize: true } },
-  );
-  const app = await createApp(config, pino({ level: 'silent' }));
-  try {
-    const base = `http://127.0.0.1:${await app.listen()}`;
+  await withDemoApp(async (app, base) => {
     const grid = app.container.get<GridRegistry>(TOKENS.GridRegistry).require(GRID);
     console.log(`${COLLECTION} on ${GRID}, ${SIDE}x${SIDE} tiles around ${LON}E ${LAT}N at each zoom, one tile at a time; zone data of the same zones ${AT_ONCE} at once; median of ${ROUNDS} rounds`);
     console.log('zoom  level  depth  zones  ancestors  tiles/s  tile ms   zone data ms (same zones)  ratio');
@@ -101,9 +88,5 @@ export async function run(): Promise<void> {
         target: '<= 1.5x',
       });
     }
-  } finally {
-    await app.close();
-    process.chdir(cwd);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }

@@ -8,12 +8,7 @@
  * cache, is printed beside it: what planning, zonal statistics, encoding and HTTP add to a read.
  * Run: sh scripts/node.sh --import tsx bench/run.ts zone-data
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
-import { loadConfig } from '../src/app/config/load-config.js';
-import { createApp } from '../src/app/container.js';
 import { TOKENS } from '../src/app/tokens.js';
 import { planDepth, DEFAULT_SAMPLING_FACTOR } from '../src/domain/aggregation/index.js';
 import type { RasterReader } from '../src/ports/raster-reader.js';
@@ -22,6 +17,7 @@ import { DecodedTileCache } from '../src/adapters/rasters/decoded-tile-cache.js'
 import type { GridRegistry } from '../src/ports/grid-registry.js';
 import { reportRow } from './summary-table.js';
 import { medianMs } from './measure.js';
+import { withDemoApp } from './demo-app.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const COLLECTION = 'demo-elevation';
@@ -32,16 +28,7 @@ const LON = 10.5, LAT = 46, LEVEL = 4;
 const RUNS = 25;
 
 export async function run(): Promise<void> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'dggs-bench-'));
-  const cwd = process.cwd();
-  process.chdir(ROOT); // the demo raster path in config is relative to the working directory
-  const config = loadConfig(
-    { DGGS_CONFIG: path.join(ROOT, 'config/default.json') },
-    { server: { host: '127.0.0.1', port: 0, logLevel: 'silent' }, datastore: { kind: 'sqlite', file: path.join(dir, 'bench.sqlite'), autoInitialize: true } },
-  );
-  const app = await createApp(config, pino({ level: 'silent' }));
-  try {
-    const port = await app.listen();
+  await withDemoApp(async (app, base, config) => {
     const reader = app.container.get<RasterReader>(TOKENS.RasterReader);
     const grid = app.container.get<GridRegistry>(TOKENS.GridRegistry).get(GRID)!;
     const zone = grid.zoneFromPoint(LON, LAT, LEVEL);
@@ -51,7 +38,7 @@ export async function run(): Promise<void> {
     console.log('depth  sub-zones  pixels      http ms   window read ms (decoding / cached)  ratio to decoding');
     for (const depth of [grid.defaultDepth, grid.defaultDepth + 1]) {
       const row = depth === grid.defaultDepth;
-      const url = `http://127.0.0.1:${port}/collections/${COLLECTION}/dggs/${GRID}/zones/${encodeURIComponent(zone)}/data?zone-depth=${depth}`;
+      const url = `${base}/collections/${COLLECTION}/dggs/${GRID}/zones/${encodeURIComponent(zone)}/data?zone-depth=${depth}`;
       const http = await medianMs(RUNS, async () => {
         const res = await fetch(url);
         if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
@@ -71,9 +58,5 @@ export async function run(): Promise<void> {
       );
       if (row) reportRow({ work: `Raster zone data (${COLLECTION}, default depth ${depth}) vs reading the raster window, warm`, threads: 1, ours: `${http.toFixed(1)} ms over HTTP`, reference: `${read.toFixed(1)} ms window read decoding its tiles (${cached.toFixed(2)} ms from the tile cache)`, ratio: `${(http / read).toFixed(2)}x`, target: '<= 1.2x warm' });
     }
-  } finally {
-    await app.close();
-    process.chdir(cwd);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
