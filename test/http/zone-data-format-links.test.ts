@@ -39,4 +39,12 @@ describe('zone-data format links', function () {
     expect(new URL(self.href).searchParams.get('profile')).to.equal('covjson-dggs-zoneids');
     for (const l of links.filter((x) => x.rel === 'alternate')) expect(new URL(l.href).searchParams.get('profile'), l.href).to.equal(null);
   });
+
+  it('show each format by its short name in the HTML page', async () => {
+    const html = await (await s.get(`${DATA}?zone-depth=2&f=html`)).text();
+    const bar = html.slice(html.indexOf('<span class="formats"'), html.indexOf('</span>', html.indexOf('<span class="formats"')));
+    const labels = [...bar.matchAll(/type="([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1], m[2]]);
+    expect(Object.fromEntries(labels)).to.include({ 'image/tiff': 'GeoTIFF', 'application/netcdf': 'netCDF', 'application/zarr+zip': 'Zarr', 'image/png': 'PNG', 'image/jxl': 'JPEG-XL', 'application/prs.coverage+json': 'CoverageJSON', 'application/vnd.ogc.dggs+json': 'DGGS-JSON' });
+    for (const [type, label] of labels) expect(label, type).to.not.contain('/');
+  });
 });

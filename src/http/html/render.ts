@@ -4,6 +4,7 @@ import type { Link } from '../schemas/common.js';
 import type { Reply } from '../route.js';
 import { FAVICON_SVG } from './favicon.js';
 import { STYLE_PATH, assetPath } from './map-assets.js';
+import { FORMAT_BY_NAME, FORMAT_RECORDS } from '../../formats/registry.js';
 
 const eta = new Eta({ views: path.join(import.meta.dirname, 'templates'), autoEscape: true, cache: true, autoTrim: false });
 
@@ -15,17 +16,13 @@ export interface PageModel {
   [key: string]: unknown;
 }
 
-/** Short names for the format links of the breadcrumb bar (the media type stays in their title). */
-const FORMAT_LABELS: Record<string, string> = {
-  'application/json': 'JSON',
-  'text/html': 'HTML',
-  'application/geo+json': 'GeoJSON',
-  'application/vnd.ogc.dggs+json': 'DGGS-JSON',
-  'application/vnd.apache.parquet': 'Parquet',
-  'application/vnd.geo+parquet': 'GeoParquet',
-  'application/schema+json': 'JSON Schema',
-  'application/vnd.mapbox.tile+json': 'TileJSON',
-};
+/** The format links of the breadcrumb bar show the format's short name (the media type stays in their title). */
+function formatLabel(type: string | null | undefined): string {
+  const mediaType = (type ?? '').split(';')[0]!.trim();
+  const format = FORMAT_BY_NAME.get(mediaType);
+  // A JSON Schema link (a collection's schema) is the one alternate that is not a response format.
+  return format ? FORMAT_RECORDS[format].label : mediaType === 'application/schema+json' ? 'JSON Schema' : type || 'other';
+}
 
 /** The hexagon, inline so that no request is made for it (`/favicon.ico` serves it too). */
 const FAVICON = `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}`;
@@ -76,7 +73,7 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
 export function renderHtml(view: string, model: PageModel, status = 200): Reply {
   const alternates = (model.links ?? [])
     .filter((l) => l.rel === 'alternate')
-    .map((l) => ({ ...l, label: FORMAT_LABELS[(l.type ?? '').split(';')[0]!.trim()] ?? l.type ?? 'other' }));
+    .map((l) => ({ ...l, label: formatLabel(l.type) }));
   // Asset URLs hang off the home page's (the first crumb), as the layout's header links do.
   const home = (model.crumbs[0]?.[1] ?? '/').replace(/\/$/, '');
   const mapConfig = model.mapConfig as MapConfig | undefined;
