@@ -29,7 +29,8 @@ describe('netCDF zone-data encoder', () => {
     };
     for (const profile of ['netcdf3-dggs', 'netcdf3-dggs-zoneids']) {
       const nc = new NetCDFReader(await bytesOf(netcdf.encode(data, { grid, links: [], refined: false, profile })));
-      const field = nc.variables.find((v) => v.attributes.some((a) => a.name === 'field' && a.value === 'zone'));
+      // netcdfjs types a variable's attributes as an empty tuple; they are name/value pairs.
+      const field = nc.variables.find((v) => (v.attributes as Array<{ name: string; value: unknown }>).some((a) => a.name === 'field' && a.value === 'zone'));
       expect(field?.name, profile).to.equal('zone_2_d1');
       expect(Array.from(nc.getDataVariable('zone_2_d1') as number[])).to.deep.equal(values);
       expect(nc.variables.filter((v) => v.name === 'zone_d1')).to.have.length(1);
