@@ -32,11 +32,11 @@ export function checkRasterCells(what: string, frames: readonly { label: string;
 /**
  * The zones drawn on the frame itself, never finer: the frame's cells are what the check counted.
  * A zone no pixel centre falls in takes the pixel holding its centroid (zone-raster.ts); two such
- * zones needing one pixel are a 422.
+ * zones needing one pixel are a 422. Stops when `signal` aborts (the client left).
  */
-export async function rasterizeOnFrame(grid: Dggrs, zones: readonly string[], frame: RasterFrame): Promise<ZoneRaster> {
+export async function rasterizeOnFrame(grid: Dggrs, zones: readonly string[], frame: RasterFrame, signal?: AbortSignal): Promise<ZoneRaster> {
   try {
-    return await runStepped(rasterizeZones(grid, zones, frame, { maxPixels: frame.width * frame.height }));
+    return await runStepped(rasterizeZones(grid, zones, frame), signal);
   } catch (e) {
     if (!(e instanceof ZoneRasterBoundError)) throw e;
     throw new ValidationError('Zones too small for the raster', `Some zones get no pixel of their own in the ${frame.width} x ${frame.height} raster: ask a shallower zone-depth or a coarser zone-level (or another format).`);
