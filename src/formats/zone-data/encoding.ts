@@ -28,6 +28,8 @@ export interface ZoneDataContext {
    */
   valuesScale?: number | undefined;
   valuesOffset?: number | undefined;
+  /** Aborts when the answer is no longer wanted (the client left): the encoder stops at its next turn, rejecting with the reason. */
+  signal?: AbortSignal | undefined;
 }
 
 /** What a zone-data request will produce, known before any value is computed. */

@@ -60,7 +60,7 @@ async function* zoneDataGeotiff(data: ZoneData, ctx: ZoneDataContext): AsyncGene
   const images: TiffImage[] = [];
   for (const [k, { depth, frame }] of frames.entries()) {
     const d = byDepth.get(depth)!;
-    const raster = await rasterizeOnFrame(grid, d.zones, frame);
+    const raster = await rasterizeOnFrame(grid, d.zones, frame, ctx.signal);
     const items: Array<[string, string]> = [
       ['DGGRS', grid.uri],
       ['DGGRS_ID', data.dggrsId],
@@ -73,7 +73,7 @@ async function* zoneDataGeotiff(data: ZoneData, ctx: ZoneDataContext): AsyncGene
     const tags = [...georeferenceTags(raster), gdalMetadataTag(items, names), gdalNodataTag('nan')];
     images.push(depthImage(raster, d, names, k > 0, tags));
   }
-  yield* await writeTiff(images);
+  yield* await writeTiff(images, ctx.signal);
 }
 
 export const geotiff: ZoneDataEncoding = {

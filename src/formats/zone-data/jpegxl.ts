@@ -23,7 +23,7 @@ async function* zoneDataJpegXl(data: ZoneData, ctx: ZoneDataContext): AsyncGener
     else for (let f = 0; f < n; f++) out[px + f] = codes[at + f]!;
     out[px + 3] = 255;
   });
-  yield await encodeImage({ kind: 'jxl', width: image.frame.width, height: image.frame.height, samples: image.samples as Uint8Array });
+  yield await encodeImage({ kind: 'jxl', width: image.frame.width, height: image.frame.height, samples: image.samples as Uint8Array }, ctx.signal);
 }
 
 export const jpegXl: ZoneDataEncoding = {

@@ -128,6 +128,6 @@ export const netcdf: ZoneDataEncoding = {
   format: 'netcdf',
   conformance: [CONF.dggsDataNetcdf],
   profiles: NETCDF_PROFILES,
-  encode: (data, ctx) => writeNetcdf3(netcdfFile(data, ctx)),
+  encode: (data, ctx) => writeNetcdf3(netcdfFile(data, ctx), ctx.signal),
   fileName: (data) => fileName(`${data.dggrsId}-${data.zoneId}-data`, 'netcdf'),
 };

@@ -22,7 +22,7 @@ async function* zoneDataPng(data: ZoneData, ctx: ZoneDataContext): AsyncGenerato
     for (let f = 0; f < n; f++) out[px + f] = codes[at + f]!;
   });
   const names = channels === 1 ? 'grey' : 'red,green,blue';
-  yield await encodeImage({ kind: 'png', width: image.frame.width, height: image.frame.height, depth: 16, channels, samples: image.samples, text: imageNotes(data, image, names) });
+  yield await encodeImage({ kind: 'png', width: image.frame.width, height: image.frame.height, depth: 16, channels, samples: image.samples, text: imageNotes(data, image, names) }, ctx.signal);
 }
 
 export const png: ZoneDataEncoding = {

@@ -149,7 +149,7 @@ async function* zoneDataZarr(data: ZoneData, ctx: ZoneDataContext): AsyncGenerat
   async function* drain(): AsyncGenerator<Uint8Array> {
     if (failed) throw failed;
     while (out.length > 0) yield out.shift()!;
-    if (turnDue()) await takeTurn();
+    if (turnDue()) await takeTurn(ctx.signal);
   }
   async function* file(name: string, bytes: Uint8Array): AsyncGenerator<Uint8Array> {
     // Level 1: float64 values gain little from harder work, and this runs on the event loop.

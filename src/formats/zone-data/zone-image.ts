@@ -99,7 +99,7 @@ export function quantizationHeaders(q: Quantization): Record<string, string> {
  * The encoded value of every sub-zone and field (sub-zone-major, `fields` per sub-zone), 0 for null;
  * a 422 for a value outside 1 .. 2^bits − 1 after scaling.
  */
-async function zoneCodes(depth: DepthValues, fields: readonly string[], q: Quantization, kind: ImageKind): Promise<Uint16Array> {
+async function zoneCodes(depth: DepthValues, fields: readonly string[], q: Quantization, kind: ImageKind, signal: AbortSignal | undefined): Promise<Uint16Array> {
   const top = 2 ** kind.bits - 1;
   const codes = new Uint16Array(depth.zones.length * fields.length);
   for (let f = 0; f < fields.length; f++) {
@@ -115,7 +115,7 @@ async function zoneCodes(depth: DepthValues, fields: readonly string[], q: Quant
         );
       }
       codes[i * fields.length + f] = code;
-      if ((i & 1023) === 0 && turnDue()) await takeTurn();
+      if ((i & 1023) === 0 && turnDue()) await takeTurn(signal);
     }
   }
   return codes;
@@ -137,8 +137,8 @@ export async function zoneImage(data: ZoneData, ctx: ZoneDataContext, kind: Imag
   const depth = imageDepth(data);
   const fields = Object.keys(data.fields);
   const q = quantization(data, ctx, kind.bits);
-  const codes = await zoneCodes(depth, fields, q, kind);
-  const raster = await rasterizeOnFrame(ctx.grid, depth.zones, depthFrame(ctx.grid, data.zoneId, depth.depth));
+  const codes = await zoneCodes(depth, fields, q, kind, ctx.signal);
+  const raster = await rasterizeOnFrame(ctx.grid, depth.zones, depthFrame(ctx.grid, data.zoneId, depth.depth), ctx.signal);
   const pixels = raster.width * raster.height;
   const samples = kind.bits === 16 ? new Uint16Array(pixels * channels) : new Uint8Array(pixels * channels);
   const none = new Uint16Array(fields.length);
@@ -146,7 +146,7 @@ export async function zoneImage(data: ZoneData, ctx: ZoneDataContext, kind: Imag
     const k = raster.index[p]!;
     if (k >= 0) layout(codes, k * fields.length, fields.length, samples, p * channels);
     else layout(none, 0, fields.length, samples, p * channels);
-    if ((p & 4095) === 0 && turnDue()) await takeTurn();
+    if ((p & 4095) === 0 && turnDue()) await takeTurn(ctx.signal);
   }
   return { frame: raster, quantization: q, samples, channels };
 }
