@@ -35,6 +35,11 @@ export interface ImageKind {
   bits: 8 | 16;
   /** Fields an image holds at most: three colour channels (alpha is left for what alpha means). */
   maxFields: number;
+  /**
+   * Samples per pixel the image writes for `fields` fields (PNG: 1 grey or 3 RGB; JPEG-XL: always
+   * RGBA): what limits.maxRasterCells counts and what zoneImage lays out.
+   */
+  channels(fields: number): number;
 }
 
 /**
@@ -55,7 +60,7 @@ export function checkImagePlan(kind: ImageKind, plan: ZoneDataPlan): void {
     );
   }
   const frame = depthFrame(plan.grid, plan.zoneId, plan.depths[0]!);
-  checkRasterCells(`The ${kind.name} of ${plan.zoneId}`, [{ label: '', frame }], plan.columns, plan.limits.maxRasterCells, 'ask a smaller zone-depth or fewer properties.');
+  checkRasterCells(`The ${kind.name} of ${plan.zoneId}`, [{ label: '', frame }], kind.channels(plan.columns), plan.limits.maxRasterCells, 'ask a smaller zone-depth or fewer properties.');
 }
 
 /** The one depth of an image answer (checkImagePlan made sure there is one). */
@@ -131,11 +136,12 @@ export interface ZoneImage {
 
 /**
  * The image's samples: each pixel takes the codes of the sub-zone it lies in, 0 outside the zone.
- * `layout` maps the fields to `channels` samples per pixel (and fills the rest, e.g. JPEG-XL's opaque alpha).
+ * `layout` maps the fields to the kind's channels, the samples per pixel (and fills the rest, e.g. JPEG-XL's opaque alpha).
  */
-export async function zoneImage(data: ZoneData, ctx: ZoneDataContext, kind: ImageKind, channels: number, layout: (codes: Uint16Array, at: number, fields: number, out: Uint8Array | Uint16Array, px: number) => void): Promise<ZoneImage> {
+export async function zoneImage(data: ZoneData, ctx: ZoneDataContext, kind: ImageKind, layout: (codes: Uint16Array, at: number, fields: number, out: Uint8Array | Uint16Array, px: number) => void): Promise<ZoneImage> {
   const depth = imageDepth(data);
   const fields = Object.keys(data.fields);
+  const channels = kind.channels(fields.length);
   const q = quantization(data, ctx, kind.bits);
   const codes = await zoneCodes(depth, fields, q, kind, ctx.signal);
   const raster = await rasterizeOnFrame(ctx.grid, depth.zones, depthFrame(ctx.grid, data.zoneId, depth.depth), ctx.signal);
