@@ -13,6 +13,12 @@
  * value at 1; a `values-offset` alone goes with scale 1. A value encoding outside 1 .. top is a
  * 422 naming it: the client chose a scale or offset the data do not fit (never clamped, which
  * would silently change values).
+ *
+ * A fitted quantization encodes round((value − min) × scale) + 1 (or from the greatest value for a
+ * negative scale): equal to the formula above in exact arithmetic, but value × scale + offset loses the
+ * data's range in rounding when the values are large beside it (1e15 ± 1: value × scale is ~6.5e19,
+ * whose doubles are 8192 apart). The headers give the equivalent offset. A range so wide (or narrow)
+ * that its scale is no finite positive double is a 422: nothing can fit it (ask the scale, or GeoTIFF).
  */
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { DepthValues, ZoneData } from '../../domain/zone-data.js';
@@ -25,6 +31,8 @@ import type { ZoneDataContext, ZoneDataPlan } from './encoding.js';
 export interface Quantization {
   scale: number;
   offset: number;
+  /** Fitted: the value that encodes to 1, so a code is round((value − origin) × scale) + 1 (precise; see the module's comment). */
+  origin?: number;
 }
 
 /** The image kinds and the number of fields each holds. */
@@ -87,12 +95,27 @@ export function quantization(data: ZoneData, ctx: ZoneDataContext, bits: 8 | 16)
   let scale = ctx.valuesScale;
   let offset = ctx.valuesOffset;
   if (scale === undefined && offset === undefined) {
-    scale = any && max > min ? (top - 1) / (max - min) : 1;
-    return { scale, offset: any ? 1 - min * scale : 0 };
+    if (!any) return { scale: 1, offset: 0 };
+    scale = max > min ? (top - 1) / (max - min) : 1;
+    if (!(Number.isFinite(scale) && scale > 0)) {
+      throw new ValidationError(
+        'Values cannot be fitted to the image',
+        `The values range from ${min} to ${max}: the scale mapping that range onto 1..${top}, ${top - 1} / (${max} - ${min}), is not a finite positive number. Choose values-scale and values-offset, or ask a format that keeps doubles (GeoTIFF, netCDF).`,
+      );
+    }
+    return { scale, offset: 1 - min * scale, origin: min };
   }
-  scale ??= 1;
-  offset ??= any ? 1 - Math.min(min * scale, max * scale) : 0;
-  return { scale, offset };
+  if (offset === undefined && any) {
+    // A scale alone: the least (scale < 0: the greatest) value encodes to 1.
+    const origin = (scale ?? 1) >= 0 ? min : max;
+    return { scale: scale ?? 1, offset: 1 - origin * (scale ?? 1), origin };
+  }
+  return { scale: scale ?? 1, offset: offset ?? 0 };
+}
+
+/** The code of a value (not yet checked against the image's range). */
+export function quantize(v: number, q: Quantization): number {
+  return q.origin === undefined ? Math.round(v * q.scale + q.offset) : Math.round((v - q.origin) * q.scale) + 1;
 }
 
 /** Response headers of the content requirement. */
@@ -112,7 +135,7 @@ async function zoneCodes(depth: DepthValues, fields: readonly string[], q: Quant
     for (let i = 0; i < depth.zones.length; i++) {
       const v = list[i];
       if (v === null || v === undefined || !Number.isFinite(v)) continue;
-      const code = Math.round(v * q.scale + q.offset);
+      const code = quantize(v, q);
       if (!(code >= 1 && code <= top)) {
         throw new ValidationError(
           'Value outside the encoding range',
