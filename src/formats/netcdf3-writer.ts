@@ -188,7 +188,7 @@ function validate(file: NcFile): Map<string, number> {
 }
 
 /** One variable's data, big-endian, padded to 4 bytes, in slices with turns of the event loop between them. */
-async function* variableData(v: NcVariable, lengths: ReadonlyMap<string, number>): AsyncGenerator<Buffer> {
+async function* variableData(v: NcVariable, lengths: ReadonlyMap<string, number>, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
   const size = dataBytes(v, lengths);
   if (v.type === 'char') {
     const width = lengths.get(v.dimensions[v.dimensions.length - 1]!)!;
@@ -197,7 +197,7 @@ async function* variableData(v: NcVariable, lengths: ReadonlyMap<string, number>
       const b = Buffer.alloc((end - i) * width); // NUL padding
       for (let j = i; j < end; j++) b.write(v.strings[j]!, (j - i) * width, width, 'utf8');
       yield b;
-      if (turnDue()) await takeTurn();
+      if (turnDue()) await takeTurn(signal);
     }
   } else {
     const fill = v.fill ?? (v.type === 'double' ? Number.NaN : -2147483647); // NC_FILL_INT
@@ -211,14 +211,17 @@ async function* variableData(v: NcVariable, lengths: ReadonlyMap<string, number>
         else b.writeInt32BE(value, (j - i) * 4);
       }
       yield b;
-      if (turnDue()) await takeTurn();
+      if (turnDue()) await takeTurn(signal);
     }
   }
   if (size % 4) yield Buffer.alloc(4 - (size % 4));
 }
 
-/** The file's bytes in order: the header, then each variable's data at the offset the header gives it. */
-export async function* writeNetcdf3(file: NcFile): AsyncGenerator<Buffer> {
+/**
+ * The file's bytes in order: the header, then each variable's data at the offset the header gives it;
+ * stops at a turn of the event loop once `signal` aborts.
+ */
+export async function* writeNetcdf3(file: NcFile, signal?: AbortSignal): AsyncGenerator<Buffer> {
   const lengths = validate(file);
   const sizes = file.variables.map((v) => pad4(dataBytes(v, lengths)));
   // The header's length does not depend on the offsets it holds, only on their width.
@@ -233,5 +236,5 @@ export async function* writeNetcdf3(file: NcFile): AsyncGenerator<Buffer> {
     begins = layout(2);
   }
   yield header(file, version, begins);
-  for (const v of file.variables) yield* variableData(v, lengths);
+  for (const v of file.variables) yield* variableData(v, lengths, signal);
 }

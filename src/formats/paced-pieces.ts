@@ -8,8 +8,11 @@ import { takeTurn, turnDue } from '../ports/event-loop-turns.js';
 
 const FLUSH_BYTES = 1 << 16;
 
-/** Text pieces as UTF-8 bytes of about FLUSH_BYTES each, with turns of the event loop in between. */
-export async function* pacedBytes(pieces: Iterable<string>): AsyncGenerator<Buffer> {
+/**
+ * Text pieces as UTF-8 bytes of about FLUSH_BYTES each, with turns of the event loop in between;
+ * stops at a turn once `signal` aborts.
+ */
+export async function* pacedBytes(pieces: Iterable<string>, signal?: AbortSignal): AsyncGenerator<Buffer> {
   let pending: string[] = [];
   let pendingLength = 0;
   for (const piece of pieces) {
@@ -21,7 +24,7 @@ export async function* pacedBytes(pieces: Iterable<string>): AsyncGenerator<Buff
       pendingLength = 0;
     }
     // Pieces can be costly (an outline each): the clock, not the byte count, decides the turn.
-    if (turnDue()) await takeTurn();
+    if (turnDue()) await takeTurn(signal);
   }
   if (pending.length > 0) yield Buffer.from(pending.join(''), 'utf8');
 }

@@ -15,28 +15,28 @@ export function depthFrame(grid: Dggrs, zoneId: string, depth: number): RasterFr
 }
 
 /**
- * Refuses, before any value is computed, an answer whose images together hold more cells (pixels
- * times bands) than limits.maxRasterCells: memory and work grow with both. `what` names the answer,
- * `hint` says what to ask instead.
+ * Refuses an answer whose images together hold more cells (pixels times the samples written per
+ * pixel, `samples`: GeoTIFF's bands, an image's channels) than limits.maxRasterCells: memory and
+ * work grow with both. `what` names the answer, `hint` says what to ask instead.
  */
-export function checkRasterCells(what: string, frames: readonly { label: string; frame: RasterFrame }[], bands: number, limit: number, hint: string): void {
-  const cells = frames.reduce((n, f) => n + f.frame.width * f.frame.height, 0) * Math.max(1, bands);
+export function checkRasterCells(what: string, frames: readonly { label: string; frame: RasterFrame }[], samples: number, limit: number, hint: string): void {
+  const cells = frames.reduce((n, f) => n + f.frame.width * f.frame.height, 0) * Math.max(1, samples);
   if (cells <= limit) return;
   const sizes = frames.map((f) => `${f.label}${f.frame.width} x ${f.frame.height}`).join(', ');
   throw new ValidationError(
     'Raster too large',
-    `${what} would write ${cells.toLocaleString('en-US')} cells (${sizes} pixels, times ${Math.max(1, bands)} band(s)), over limits.maxRasterCells (${limit.toLocaleString('en-US')}): ${hint}`,
+    `${what} would write ${cells.toLocaleString('en-US')} cells (${sizes} pixels, times ${Math.max(1, samples)} sample(s) per pixel), over limits.maxRasterCells (${limit.toLocaleString('en-US')}): ${hint}`,
   );
 }
 
 /**
  * The zones drawn on the frame itself, never finer: the frame's cells are what the check counted.
  * A zone no pixel centre falls in takes the pixel holding its centroid (zone-raster.ts); two such
- * zones needing one pixel are a 422.
+ * zones needing one pixel are a 422. Stops when `signal` aborts (the client left).
  */
-export async function rasterizeOnFrame(grid: Dggrs, zones: readonly string[], frame: RasterFrame): Promise<ZoneRaster> {
+export async function rasterizeOnFrame(grid: Dggrs, zones: readonly string[], frame: RasterFrame, signal?: AbortSignal): Promise<ZoneRaster> {
   try {
-    return await runStepped(rasterizeZones(grid, zones, frame, { maxPixels: frame.width * frame.height }));
+    return await runStepped(rasterizeZones(grid, zones, frame), signal);
   } catch (e) {
     if (!(e instanceof ZoneRasterBoundError)) throw e;
     throw new ValidationError('Zones too small for the raster', `Some zones get no pixel of their own in the ${frame.width} x ${frame.height} raster: ask a shallower zone-depth or a coarser zone-level (or another format).`);

@@ -24,6 +24,8 @@ export interface ZoneDataPage {
   profile?: string | undefined;
   /** The formats the alternates link to, when not the zone-data encodings (a lake collection's add geo+ubjson). */
   formats?: readonly Format[];
+  /** The request's signal: encoding stops when the client leaves. */
+  signal?: AbortSignal | undefined;
 }
 
 function datetimeBounds(text: string | undefined): ZoneDataView['datetime'] {
@@ -57,7 +59,7 @@ function formatLinks(links: Links, path: string, current: Format, formats: reado
 
 /** Zone data in the negotiated format, with its links. */
 export async function presentZoneData(grid: Dggrs, data: ZoneData, format: Format, links: Links, page: ZoneDataPage) {
-  const { path, query, title, crumbs, self, collections = [], profile, formats = ZONE_DATA_FORMATS } = page;
+  const { path, query, title, crumbs, self, collections = [], profile, formats = ZONE_DATA_FORMATS, signal } = page;
   const list: Link[] = [
     ...(self ?? formatLinks(links, path, format, formats, forward(query), title, grid, data)),
     // Sources inside this service (a lake's items) come as paths, a collection's local files as
@@ -68,6 +70,6 @@ export async function presentZoneData(grid: Dggrs, data: ZoneData, format: Forma
     }),
     links.link('https://www.opengis.net/def/rel/ogc/1.0/dggrs', `/dggs/${encodeURIComponent(data.dggrsId)}`, { type: 'application/json', title: 'The grid' }),
   ];
-  const view: ZoneDataView = { grid, links: list, refined: query['refined-geometry'] ?? false, datetime: datetimeBounds(query.datetime), title, crumbs, profile, valuesScale: query['values-scale'], valuesOffset: query['values-offset'] };
+  const view: ZoneDataView = { grid, links: list, refined: query['refined-geometry'] ?? false, datetime: datetimeBounds(query.datetime), title, crumbs, profile, valuesScale: query['values-scale'], valuesOffset: query['values-offset'], signal };
   return zoneDataReply(format, data, view);
 }

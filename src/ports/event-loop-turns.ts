@@ -33,11 +33,15 @@ export async function takeTurn(signal?: AbortSignal): Promise<void> {
   signal?.throwIfAborted();
 }
 
-/** Runs stepped work on the event loop without holding it: a turn whenever one is due (turnDue). */
-export async function runStepped<T>(work: Stepped<T>): Promise<T> {
+/**
+ * Runs stepped work on the event loop without holding it: a turn whenever one is due (turnDue);
+ * stops, rejecting with the signal's reason, at the first turn after `signal` aborts.
+ */
+export async function runStepped<T>(work: Stepped<T>, signal?: AbortSignal): Promise<T> {
+  signal?.throwIfAborted();
   for (;;) {
     const r = work.next();
     if (r.done) return r.value;
-    if (turnDue()) await takeTurn();
+    if (turnDue()) await takeTurn(signal);
   }
 }

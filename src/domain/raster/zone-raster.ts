@@ -3,9 +3,10 @@
  * (GeoTIFF, PNG, JPEG-XL zone data; GeoTIFF zone lists) write one value per pixel from it.
  *
  * A pixel belongs to the zone the grid puts its centre in. OGC 21-038r1 asks that every sub-zone's
- * value reach at least one cell, so a zone no pixel centre falls in (a small or thin zone at the
- * first resolution) makes the raster finer, within a pixel bound, and past that bound takes the pixel
- * holding its centroid from a zone that keeps other pixels.
+ * value reach at least one cell, so a zone no pixel centre falls in (a small or thin zone) takes the
+ * pixel holding its centroid, from no zone or from a zone that keeps other pixels. The raster is
+ * never made finer than its frame: the frame's pixels are what the callers bounded before the work
+ * (limits.maxRasterCells); when two zones need the same pixel, the frame is too coarse (an error).
  */
 import type { BBox, Dggrs, Stepped } from '../dggrs/dggrs.js';
 
@@ -28,18 +29,10 @@ export interface ZoneRaster extends RasterFrame {
   index: Int32Array;
 }
 
-export interface RasterizeOptions {
-  /**
-   * Pixels the raster may grow to when a zone gets no pixel centre at the frame's resolution (each
-   * refinement halves the pixel: 4x the pixels). Default: 16 x the frame's pixels.
-   */
-  maxPixels?: number;
-}
-
-/** The zones cannot all get a pixel of their own within the pixel bound. */
+/** Two zones need the same pixel: the frame is too coarse to give each zone a pixel of its own. */
 export class ZoneRasterBoundError extends Error {
-  constructor(readonly pixelsNeeded: number, readonly maxPixels: number) {
-    super(`rasterizing the zones so that each gets a pixel needs about ${pixelsNeeded} pixels, more than the ${maxPixels} allowed`);
+  constructor(readonly width: number, readonly height: number) {
+    super(`the ${width} x ${height} raster is too coarse to give each zone a pixel of its own`);
     this.name = 'ZoneRasterBoundError';
   }
 }
@@ -50,8 +43,6 @@ const METRES_PER_DEGREE = (6_371_007 * Math.PI) / 180;
 const PIXELS_PER_ZONE_SIDE = 3;
 /** Pixels located between two pauses (a zone lookup costs a few microseconds). */
 const PIXELS_PER_SLICE = 1024;
-/** Refinements (pixel halvings) tried before taking centroid pixels. */
-const MAX_REFINEMENTS = 2;
 
 /**
  * The frame a raster of zones of `level` over `bbox` gets: the box itself (crossing the antimeridian,
@@ -100,32 +91,20 @@ export function zonesBBox(grid: Dggrs, zones: readonly string[]): BBox {
 
 /**
  * Rasterizes `zones` (any levels; typically the sub-zones of one depth, in the order DepthValues.zones
- * gives) on `frame`; every zone gets at least one pixel. The raster returned may be finer than `frame`
- * (same extent) when a zone got no pixel centre; throws ZoneRasterBoundError when even that cannot give
- * each zone a pixel.
+ * gives) on `frame`, exactly (same extent and pixels): one pass locating each pixel centre, then the
+ * centroid pixel for each zone that got none. Throws ZoneRasterBoundError when two zones need one pixel.
  */
-export function* rasterizeZones(grid: Dggrs, zones: readonly string[], frame: RasterFrame, options: RasterizeOptions = {}): Stepped<ZoneRaster> {
-  const maxPixels = options.maxPixels ?? frame.width * frame.height * 16;
+export function* rasterizeZones(grid: Dggrs, zones: readonly string[], frame: RasterFrame): Stepped<ZoneRaster> {
   const locate = zoneLocator(grid, zones);
   // A zone listed twice is drawn under its first index; its later places need no pixel of their own.
   const firstIndex = new Map<string, number>();
   zones.forEach((z, i) => {
     if (!firstIndex.has(z)) firstIndex.set(z, i);
   });
-  const isFirst = (i: number): boolean => firstIndex.get(zones[i]!) === i;
-  let current = { ...frame };
-  for (let refinement = 0; ; refinement++) {
-    const raster = yield* sample(current, locate);
-    const missed = missedZones(raster, zones.length).filter(isFirst);
-    if (missed.length === 0) return raster;
-    const finer = { ...current, width: current.width * 2, height: current.height * 2 };
-    if (refinement < MAX_REFINEMENTS && finer.width * finer.height <= maxPixels) {
-      current = finer;
-      continue;
-    }
-    giveCentroidPixels(grid, zones, raster, missed, maxPixels);
-    return raster;
-  }
+  const raster = yield* sample(frame, locate);
+  const missed = missedZones(raster, zones.length).filter((i) => firstIndex.get(zones[i]!) === i);
+  if (missed.length > 0) giveCentroidPixels(grid, zones, raster, missed);
+  return raster;
 }
 
 /** Index in `zones` of the zone holding a point, -1 for none: finest level first, keyed where the grid offers keys. */
@@ -210,9 +189,9 @@ function missedZones(raster: ZoneRaster, zoneCount: number): number[] {
 
 /**
  * Gives each missed zone the pixel holding its centroid, taken from no zone or from a zone that keeps
- * another pixel; a pixel two zones both need means the raster is too coarse within the bound.
+ * another pixel; a pixel two zones both need means the raster is too coarse.
  */
-function giveCentroidPixels(grid: Dggrs, zones: readonly string[], raster: ZoneRaster, missed: readonly number[], maxPixels: number): void {
+function giveCentroidPixels(grid: Dggrs, zones: readonly string[], raster: ZoneRaster, missed: readonly number[]): void {
   const counts = pixelCounts(raster, zones.length);
   const { west, north, width, height } = raster;
   const dx = (raster.east - west) / width;
@@ -224,7 +203,7 @@ function giveCentroidPixels(grid: Dggrs, zones: readonly string[], raster: ZoneR
     const row = Math.min(height - 1, Math.max(0, Math.floor((north - lat) / dy)));
     const pixel = row * width + col;
     const holder = raster.index[pixel]!;
-    if (holder >= 0 && counts[holder]! <= 1) throw new ZoneRasterBoundError(width * height * 4, maxPixels);
+    if (holder >= 0 && counts[holder]! <= 1) throw new ZoneRasterBoundError(width, height);
     if (holder >= 0) counts[holder]!--;
     raster.index[pixel] = zone;
     counts[zone] = 1;

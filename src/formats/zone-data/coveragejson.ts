@@ -132,5 +132,5 @@ export const coverageJson: ZoneDataEncoding = {
   format: 'coveragejson',
   conformance: [CONF.dggsDataCoveragejson],
   profiles: COVERAGEJSON_PROFILES,
-  encode: (data, ctx) => pacedBytes(coverageJsonPieces(data, ctx)),
+  encode: (data, ctx) => pacedBytes(coverageJsonPieces(data, ctx), ctx.signal),
 };

@@ -74,5 +74,5 @@ function clean(o: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** DGGS-JSON under its OGC media type, and the same document as plain JSON. */
-export const dggsJson: ZoneDataEncoding = { format: 'dggs-json', conformance: [CONF.dggsDataJson], encode: (data, ctx) => pacedBytes(dggsJsonPieces(data, ctx)) };
+export const dggsJson: ZoneDataEncoding = { format: 'dggs-json', conformance: [CONF.dggsDataJson], encode: (data, ctx) => pacedBytes(dggsJsonPieces(data, ctx), ctx.signal) };
 export const plainJson: ZoneDataEncoding = { ...dggsJson, format: 'json' };

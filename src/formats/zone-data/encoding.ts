@@ -28,6 +28,8 @@ export interface ZoneDataContext {
    */
   valuesScale?: number | undefined;
   valuesOffset?: number | undefined;
+  /** Aborts when the answer is no longer wanted (the client left): the encoder stops at its next turn, rejecting with the reason. */
+  signal?: AbortSignal | undefined;
 }
 
 /** What a zone-data request will produce, known before any value is computed. */
@@ -45,7 +47,7 @@ export interface ZoneDataPlan {
 
 /** Bounds of the writing itself, from config `limits`. */
 export interface EncodingLimits {
-  /** Cells (pixels times bands) the rasterized encodings (GeoTIFF, PNG, JPEG-XL) may write for one answer, all images together. */
+  /** Cells (pixels times the samples written per pixel: GeoTIFF's bands, PNG's 1 or 3 channels, JPEG-XL's 4) the rasterized encodings may write for one answer, all images together. */
   maxRasterCells: number;
 }
 

@@ -23,6 +23,12 @@ function framesOf(grid: Dggrs, zoneId: string, depths: readonly number[]): Array
   return [...depths].sort((a, b) => b - a).map((depth) => ({ depth, frame: depthFrame(grid, zoneId, depth) }));
 }
 
+/**
+ * plan.columns is never 0 here (a TIFF of 0 samples per pixel would be invalid): the use cases
+ * refuse a selection of no field (selectFields: "No field selected", also for a collection without
+ * fields and an order job's fields), the cross-collection body asks at least one collection with at
+ * least one field, and `cog-band` at least one band.
+ */
 function checkGeotiff(plan: ZoneDataPlan): void {
   const frames = framesOf(plan.grid, plan.zoneId, plan.depths).map((f) => ({ label: `depth ${f.depth}: `, frame: f.frame }));
   checkRasterCells(`The GeoTIFF of ${plan.zoneId}`, frames, plan.columns, plan.limits.maxRasterCells, 'ask fewer or shallower zone-depth values, fewer properties, or a finer (smaller) zone.');
@@ -60,7 +66,7 @@ async function* zoneDataGeotiff(data: ZoneData, ctx: ZoneDataContext): AsyncGene
   const images: TiffImage[] = [];
   for (const [k, { depth, frame }] of frames.entries()) {
     const d = byDepth.get(depth)!;
-    const raster = await rasterizeOnFrame(grid, d.zones, frame);
+    const raster = await rasterizeOnFrame(grid, d.zones, frame, ctx.signal);
     const items: Array<[string, string]> = [
       ['DGGRS', grid.uri],
       ['DGGRS_ID', data.dggrsId],
@@ -73,7 +79,7 @@ async function* zoneDataGeotiff(data: ZoneData, ctx: ZoneDataContext): AsyncGene
     const tags = [...georeferenceTags(raster), gdalMetadataTag(items, names), gdalNodataTag('nan')];
     images.push(depthImage(raster, d, names, k > 0, tags));
   }
-  yield* await writeTiff(images);
+  yield* await writeTiff(images, ctx.signal);
 }
 
 export const geotiff: ZoneDataEncoding = {

@@ -14,16 +14,16 @@ import { checkImagePlan, quantization, quantizationHeaders, zoneImage, type Imag
  * encoder writes single-frame images, so the pyramid of several depths the standard asks of data
  * custom depths is refused as in PNG.
  */
-const JPEG_XL: ImageKind = { name: 'JPEG-XL', bits: 8, maxFields: 3 };
+const JPEG_XL: ImageKind = { name: 'JPEG-XL', bits: 8, maxFields: 3, channels: () => 4 };
 
 async function* zoneDataJpegXl(data: ZoneData, ctx: ZoneDataContext): AsyncGenerator<Uint8Array> {
   const grey = Object.keys(data.fields).length <= 1;
-  const image = await zoneImage(data, ctx, JPEG_XL, 4, (codes, at, n, out, px) => {
+  const image = await zoneImage(data, ctx, JPEG_XL, (codes, at, n, out, px) => {
     if (grey) out[px] = out[px + 1] = out[px + 2] = n > 0 ? codes[at]! : 0;
     else for (let f = 0; f < n; f++) out[px + f] = codes[at + f]!;
     out[px + 3] = 255;
   });
-  yield await encodeImage({ kind: 'jxl', width: image.frame.width, height: image.frame.height, samples: image.samples as Uint8Array });
+  yield await encodeImage({ kind: 'jxl', width: image.frame.width, height: image.frame.height, samples: image.samples as Uint8Array }, ctx.signal);
 }
 
 export const jpegXl: ZoneDataEncoding = {

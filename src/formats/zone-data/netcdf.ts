@@ -31,9 +31,15 @@ function ncName(name: string): string {
   return /^[A-Za-z_]/.test(safe) ? safe : `_${safe}`;
 }
 
-/** Variable names of the fields, unique even when two field names become the same netCDF name. */
+/**
+ * The coordinate variables are `zone_d<d>` and a field's are `<name>_d<d>`: a field named `zone`
+ * would collide with them, so `zone` is taken before any field is named (it becomes `zone_2`).
+ */
+const COORDINATE_BASE = 'zone';
+
+/** Variable names of the fields, unique even when two field names become the same netCDF name or the coordinates'. */
 function fieldVariableNames(fields: readonly string[]): string[] {
-  const taken = new Set<string>();
+  const taken = new Set<string>([COORDINATE_BASE]);
   return fields.map((f) => {
     let n = ncName(f);
     for (let k = 2; taken.has(n); k++) n = `${ncName(f)}_${k}`;
@@ -51,7 +57,7 @@ export function netcdfFile(data: ZoneData, ctx: ZoneDataContext): { dimensions: 
   const dimensions: NcDimension[] = [];
   const variables: NcVariable[] = [];
   for (const d of data.depths) {
-    const zone = `zone_d${d.depth}`;
+    const zone = `${COORDINATE_BASE}_d${d.depth}`;
     const n = d.zones.length;
     dimensions.push({ name: zone, length: n });
     const where: NcAttribute[] = [
@@ -122,6 +128,6 @@ export const netcdf: ZoneDataEncoding = {
   format: 'netcdf',
   conformance: [CONF.dggsDataNetcdf],
   profiles: NETCDF_PROFILES,
-  encode: (data, ctx) => writeNetcdf3(netcdfFile(data, ctx)),
+  encode: (data, ctx) => writeNetcdf3(netcdfFile(data, ctx), ctx.signal),
   fileName: (data) => fileName(`${data.dggrsId}-${data.zoneId}-data`, 'netcdf'),
 };

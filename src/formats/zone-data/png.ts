@@ -13,16 +13,14 @@ import { checkImagePlan, imageNotes, quantization, quantizationHeaders, zoneImag
  * and offset travel in the `Values-Scale`/`Values-Offset` headers and in tEXt chunks, with the
  * note that 0 is no value, so a saved file still says how to read it.
  */
-const PNG: ImageKind = { name: 'PNG', bits: 16, maxFields: 3 };
+const PNG: ImageKind = { name: 'PNG', bits: 16, maxFields: 3, channels: (fields) => (fields <= 1 ? 1 : 3) };
 
 async function* zoneDataPng(data: ZoneData, ctx: ZoneDataContext): AsyncGenerator<Uint8Array> {
-  const fields = Object.keys(data.fields).length;
-  const channels = fields <= 1 ? 1 : 3;
-  const image = await zoneImage(data, ctx, PNG, channels, (codes, at, n, out, px) => {
+  const image = await zoneImage(data, ctx, PNG, (codes, at, n, out, px) => {
     for (let f = 0; f < n; f++) out[px + f] = codes[at + f]!;
   });
-  const names = channels === 1 ? 'grey' : 'red,green,blue';
-  yield await encodeImage({ kind: 'png', width: image.frame.width, height: image.frame.height, depth: 16, channels, samples: image.samples, text: imageNotes(data, image, names) });
+  const names = image.channels === 1 ? 'grey' : 'red,green,blue';
+  yield await encodeImage({ kind: 'png', width: image.frame.width, height: image.frame.height, depth: 16, channels: image.channels, samples: image.samples, text: imageNotes(data, image, names) }, ctx.signal);
 }
 
 export const png: ZoneDataEncoding = {

@@ -13,7 +13,7 @@ async function* zoneDataUbjson(data: ZoneData, ctx: ZoneDataContext): AsyncGener
   const out = new JsonToUbjson();
   for (const piece of dggsJsonPieces(data, ctx)) {
     out.write(piece);
-    if (turnDue()) await takeTurn();
+    if (turnDue()) await takeTurn(ctx.signal);
   }
   yield out.end();
 }

@@ -75,7 +75,9 @@ function float64s(values: readonly (number | null)[] | undefined, n: number): Ui
 /** Fixed-width UTF-32LE strings, as NumPy's `<U{width}` holds them (zero-padded). */
 function unicodes(ids: readonly string[]): { dtype: string; bytes: Uint8Array } {
   const points = ids.map((id) => Array.from(id, (c) => c.codePointAt(0)!));
-  const width = Math.max(1, ...points.map((p) => p.length));
+  // A loop, not Math.max(...spread): one argument per id overflows the stack past ~100k ids.
+  let width = 1;
+  for (const p of points) if (p.length > width) width = p.length;
   const out = new Uint32Array(ids.length * width);
   points.forEach((p, i) => out.set(p, i * width));
   // Little-endian as every platform Node runs on is (checked below).
@@ -147,7 +149,7 @@ async function* zoneDataZarr(data: ZoneData, ctx: ZoneDataContext): AsyncGenerat
   async function* drain(): AsyncGenerator<Uint8Array> {
     if (failed) throw failed;
     while (out.length > 0) yield out.shift()!;
-    if (turnDue()) await takeTurn();
+    if (turnDue()) await takeTurn(ctx.signal);
   }
   async function* file(name: string, bytes: Uint8Array): AsyncGenerator<Uint8Array> {
     // Level 1: float64 values gain little from harder work, and this runs on the event loop.

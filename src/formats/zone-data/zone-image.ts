@@ -13,6 +13,12 @@
  * value at 1; a `values-offset` alone goes with scale 1. A value encoding outside 1 .. top is a
  * 422 naming it: the client chose a scale or offset the data do not fit (never clamped, which
  * would silently change values).
+ *
+ * A fitted quantization encodes round((value − min) × scale) + 1 (or from the greatest value for a
+ * negative scale): equal to the formula above in exact arithmetic, but value × scale + offset loses the
+ * data's range in rounding when the values are large beside it (1e15 ± 1: value × scale is ~6.5e19,
+ * whose doubles are 8192 apart). The headers give the equivalent offset. A range so wide (or narrow)
+ * that its scale is no finite positive double is a 422: nothing can fit it (ask the scale, or GeoTIFF).
  */
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { DepthValues, ZoneData } from '../../domain/zone-data.js';
@@ -25,6 +31,8 @@ import type { ZoneDataContext, ZoneDataPlan } from './encoding.js';
 export interface Quantization {
   scale: number;
   offset: number;
+  /** Fitted: the value that encodes to 1, so a code is round((value − origin) × scale) + 1 (precise; see the module's comment). */
+  origin?: number;
 }
 
 /** The image kinds and the number of fields each holds. */
@@ -35,6 +43,11 @@ export interface ImageKind {
   bits: 8 | 16;
   /** Fields an image holds at most: three colour channels (alpha is left for what alpha means). */
   maxFields: number;
+  /**
+   * Samples per pixel the image writes for `fields` fields (PNG: 1 grey or 3 RGB; JPEG-XL: always
+   * RGBA): what limits.maxRasterCells counts and what zoneImage lays out.
+   */
+  channels(fields: number): number;
 }
 
 /**
@@ -55,7 +68,7 @@ export function checkImagePlan(kind: ImageKind, plan: ZoneDataPlan): void {
     );
   }
   const frame = depthFrame(plan.grid, plan.zoneId, plan.depths[0]!);
-  checkRasterCells(`The ${kind.name} of ${plan.zoneId}`, [{ label: '', frame }], plan.columns, plan.limits.maxRasterCells, 'ask a smaller zone-depth or fewer properties.');
+  checkRasterCells(`The ${kind.name} of ${plan.zoneId}`, [{ label: '', frame }], kind.channels(plan.columns), plan.limits.maxRasterCells, 'ask a smaller zone-depth or fewer properties.');
 }
 
 /** The one depth of an image answer (checkImagePlan made sure there is one). */
@@ -82,12 +95,27 @@ export function quantization(data: ZoneData, ctx: ZoneDataContext, bits: 8 | 16)
   let scale = ctx.valuesScale;
   let offset = ctx.valuesOffset;
   if (scale === undefined && offset === undefined) {
-    scale = any && max > min ? (top - 1) / (max - min) : 1;
-    return { scale, offset: any ? 1 - min * scale : 0 };
+    if (!any) return { scale: 1, offset: 0 };
+    scale = max > min ? (top - 1) / (max - min) : 1;
+    if (!(Number.isFinite(scale) && scale > 0)) {
+      throw new ValidationError(
+        'Values cannot be fitted to the image',
+        `The values range from ${min} to ${max}: the scale mapping that range onto 1..${top}, ${top - 1} / (${max} - ${min}), is not a finite positive number. Choose values-scale and values-offset, or ask a format that keeps doubles (GeoTIFF, netCDF).`,
+      );
+    }
+    return { scale, offset: 1 - min * scale, origin: min };
   }
-  scale ??= 1;
-  offset ??= any ? 1 - Math.min(min * scale, max * scale) : 0;
-  return { scale, offset };
+  if (offset === undefined && any) {
+    // A scale alone: the least (scale < 0: the greatest) value encodes to 1.
+    const origin = (scale ?? 1) >= 0 ? min : max;
+    return { scale: scale ?? 1, offset: 1 - origin * (scale ?? 1), origin };
+  }
+  return { scale: scale ?? 1, offset: offset ?? 0 };
+}
+
+/** The code of a value (not yet checked against the image's range). */
+export function quantize(v: number, q: Quantization): number {
+  return q.origin === undefined ? Math.round(v * q.scale + q.offset) : Math.round((v - q.origin) * q.scale) + 1;
 }
 
 /** Response headers of the content requirement. */
@@ -99,7 +127,7 @@ export function quantizationHeaders(q: Quantization): Record<string, string> {
  * The encoded value of every sub-zone and field (sub-zone-major, `fields` per sub-zone), 0 for null;
  * a 422 for a value outside 1 .. 2^bits − 1 after scaling.
  */
-async function zoneCodes(depth: DepthValues, fields: readonly string[], q: Quantization, kind: ImageKind): Promise<Uint16Array> {
+async function zoneCodes(depth: DepthValues, fields: readonly string[], q: Quantization, kind: ImageKind, signal: AbortSignal | undefined): Promise<Uint16Array> {
   const top = 2 ** kind.bits - 1;
   const codes = new Uint16Array(depth.zones.length * fields.length);
   for (let f = 0; f < fields.length; f++) {
@@ -107,7 +135,7 @@ async function zoneCodes(depth: DepthValues, fields: readonly string[], q: Quant
     for (let i = 0; i < depth.zones.length; i++) {
       const v = list[i];
       if (v === null || v === undefined || !Number.isFinite(v)) continue;
-      const code = Math.round(v * q.scale + q.offset);
+      const code = quantize(v, q);
       if (!(code >= 1 && code <= top)) {
         throw new ValidationError(
           'Value outside the encoding range',
@@ -115,7 +143,7 @@ async function zoneCodes(depth: DepthValues, fields: readonly string[], q: Quant
         );
       }
       codes[i * fields.length + f] = code;
-      if ((i & 1023) === 0 && turnDue()) await takeTurn();
+      if ((i & 1023) === 0 && turnDue()) await takeTurn(signal);
     }
   }
   return codes;
@@ -131,14 +159,15 @@ export interface ZoneImage {
 
 /**
  * The image's samples: each pixel takes the codes of the sub-zone it lies in, 0 outside the zone.
- * `layout` maps the fields to `channels` samples per pixel (and fills the rest, e.g. JPEG-XL's opaque alpha).
+ * `layout` maps the fields to the kind's channels, the samples per pixel (and fills the rest, e.g. JPEG-XL's opaque alpha).
  */
-export async function zoneImage(data: ZoneData, ctx: ZoneDataContext, kind: ImageKind, channels: number, layout: (codes: Uint16Array, at: number, fields: number, out: Uint8Array | Uint16Array, px: number) => void): Promise<ZoneImage> {
+export async function zoneImage(data: ZoneData, ctx: ZoneDataContext, kind: ImageKind, layout: (codes: Uint16Array, at: number, fields: number, out: Uint8Array | Uint16Array, px: number) => void): Promise<ZoneImage> {
   const depth = imageDepth(data);
   const fields = Object.keys(data.fields);
+  const channels = kind.channels(fields.length);
   const q = quantization(data, ctx, kind.bits);
-  const codes = await zoneCodes(depth, fields, q, kind);
-  const raster = await rasterizeOnFrame(ctx.grid, depth.zones, depthFrame(ctx.grid, data.zoneId, depth.depth));
+  const codes = await zoneCodes(depth, fields, q, kind, ctx.signal);
+  const raster = await rasterizeOnFrame(ctx.grid, depth.zones, depthFrame(ctx.grid, data.zoneId, depth.depth), ctx.signal);
   const pixels = raster.width * raster.height;
   const samples = kind.bits === 16 ? new Uint16Array(pixels * channels) : new Uint8Array(pixels * channels);
   const none = new Uint16Array(fields.length);
@@ -146,7 +175,7 @@ export async function zoneImage(data: ZoneData, ctx: ZoneDataContext, kind: Imag
     const k = raster.index[p]!;
     if (k >= 0) layout(codes, k * fields.length, fields.length, samples, p * channels);
     else layout(none, 0, fields.length, samples, p * channels);
-    if ((p & 4095) === 0 && turnDue()) await takeTurn();
+    if ((p & 4095) === 0 && turnDue()) await takeTurn(ctx.signal);
   }
   return { frame: raster, quantization: q, samples, channels };
 }

@@ -23,11 +23,14 @@ export function zoneListFrame(grid: Dggrs, zones: readonly string[], level: numb
   return zoneRasterFrame(grid, zonesBBox(grid, zones), level);
 }
 
-/** The zone list's GeoTIFF, refused (422) before any pixel is located when its raster passes `maxRasterCells`. */
-export async function zoneListGeotiff(grid: Dggrs, zones: readonly string[], level: number, maxRasterCells: number): Promise<Buffer> {
+/**
+ * The zone list's GeoTIFF, refused (422) before any pixel is located when its raster passes
+ * `maxRasterCells`; stops when `signal` aborts (the client left).
+ */
+export async function zoneListGeotiff(grid: Dggrs, zones: readonly string[], level: number, maxRasterCells: number, signal?: AbortSignal): Promise<Buffer> {
   const frame = zoneListFrame(grid, zones, level);
   checkRasterCells(`The GeoTIFF of these ${zones.length} zones`, [{ label: '', frame }], 1, maxRasterCells, 'ask fewer zones (limit), a smaller bbox or a coarser zone-level.');
-  const raster = await rasterizeOnFrame(grid, zones, frame);
+  const raster = await rasterizeOnFrame(grid, zones, frame, signal);
   const toUint64 = grid.zoneToUint64?.bind(grid);
   const items: Array<[string, string]> = [
     ['DGGRS', grid.uri],
@@ -60,5 +63,5 @@ export async function zoneListGeotiff(grid: Dggrs, zones: readonly string[], lev
           for (let p = row0 * width, at = 0; p < row1 * width; p++, at += 4) out.setUint32(at, index[p]! + 1, true);
         },
   };
-  return Buffer.concat(await writeTiff([image]));
+  return Buffer.concat(await writeTiff([image], signal));
 }

@@ -61,7 +61,7 @@ export function orderJobRoutes(service: OrdersService, guard: Pick<BearerGuard, 
     formats: ZONE_DATA_FORMATS,
     defaultFormat: 'dggs-json',
     responses: responses({ description: 'Zone data', schema: DataResponse, formats: ZONE_DATA_FORMATS }, [401, 404, 406, 422, 503]),
-    handler: async ({ params: p, query, format, acceptProfiles, links, req }) => {
+    handler: async ({ params: p, query, format, acceptProfiles, links, req, signal }) => {
       const plan = formatPlan(format, askedProfile(query.profile, acceptProfiles, format));
       const { job, data, grid } = await service.result(guard.ownerOf(req), p.order_id, p.job_id, plan.check);
       const path = `/orders/${job.orderId}/jobs/${job.id}/results`;
@@ -75,6 +75,7 @@ export function orderJobRoutes(service: OrdersService, guard: Pick<BearerGuard, 
         ],
         refined: false,
         profile: plan.profile,
+        signal,
         title,
         crumbs: [
           ['Home', links.href('/')],

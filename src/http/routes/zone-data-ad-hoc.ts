@@ -36,6 +36,7 @@ export function adHocZoneDataRoute(service: ZoneDataService): AnyRoute {
         check: plan.check,
       }, signal);
       return presentZoneData(service.grid(data.dggrsId), data, format, links, {
+        signal,
         profile: plan.profile,
         path: `/dggs/${encodeURIComponent(params.dggrs_id)}/zones/${encodeURIComponent(params.zone_id)}/data`,
         query,

@@ -63,6 +63,7 @@ export function collectionZoneDataRoute(service: ZoneDataService, features?: Zon
       const c = service.collection(params.collection_id);
       const base = `/collections/${encodeURIComponent(c.id)}`;
       return presentZoneData(service.grid(data.dggrsId), data, format, links, {
+        signal,
         profile: plan.profile,
         formats: featureZoneDataFormats(features?.hasFeatures(c.id) ?? false),
         path: `${base}/dggs/${encodeURIComponent(params.dggrs_id)}/zones/${encodeURIComponent(params.zone_id)}/data`,

@@ -45,6 +45,7 @@ export function crossCollectionZoneDataRoute(service: ZoneDataService): AnyRoute
       }, signal);
       const path = `/dggs/${encodeURIComponent(params.dggrs_id)}/zones/${encodeURIComponent(params.zone_id)}/data`;
       return presentZoneData(service.grid(data.dggrsId), data, format, links, {
+        signal,
         profile: plan.profile,
         path,
         query,

@@ -116,7 +116,7 @@ export function zoneListRoute(form: DggsForm, service: ZonesService, limits: Zon
         scope.collection,
         signal,
       );
-      return zoneListReply(links, scope, page, format, query, requestQuery(req.url), limits);
+      return zoneListReply(links, scope, page, format, query, requestQuery(req.url), limits, signal);
     },
   });
 }
@@ -125,14 +125,14 @@ export function zoneListRoute(form: DggsForm, service: ZonesService, limits: Zon
  * A page of zones in the negotiated format; `OGC-Zones-Total` counts the whole list, and the
  * `Link` header gives the page's links in every format (binary pages have no other place for them).
  */
-async function zoneListReply(links: Links, scope: Scope, page: ZoneListPage, format: Format, query: z.infer<typeof zonesQuery>, asked: Record<string, string>, limits: ZoneListLimits): Promise<Reply> {
+async function zoneListReply(links: Links, scope: Scope, page: ZoneListPage, format: Format, query: z.infer<typeof zonesQuery>, asked: Record<string, string>, limits: ZoneListLimits, signal: AbortSignal): Promise<Reply> {
   const linkList = listLinks(links, scope, page, format, asked);
   const link = pageLinkHeader(linkList);
-  const reply = await zoneListBody(links, scope, page, format, query, linkList, limits);
+  const reply = await zoneListBody(links, scope, page, format, query, linkList, limits, signal);
   return { ...reply, headers: { ...reply.headers, 'OGC-Zones-Total': String(page.total), ...(link ? { Link: link } : {}) } };
 }
 
-async function zoneListBody(links: Links, scope: Scope, page: ZoneListPage, format: Format, query: z.infer<typeof zonesQuery>, linkList: Link[], limits: ZoneListLimits): Promise<Reply> {
+async function zoneListBody(links: Links, scope: Scope, page: ZoneListPage, format: Format, query: z.infer<typeof zonesQuery>, linkList: Link[], limits: ZoneListLimits, signal: AbortSignal): Promise<Reply> {
   const grid = page.grid;
   const refined = query['refined-geometry'] ?? true;
   // Downloads are named after the list and where the page starts in it.
@@ -142,7 +142,7 @@ async function zoneListBody(links: Links, scope: Scope, page: ZoneListPage, form
     return { contentType: mediaType('geojson'), body };
   }
   if (format === 'uint64') return { contentType: mediaType('uint64'), body: zoneListUint64(grid, page.zones), headers: download() };
-  if (format === 'geotiff') return { contentType: mediaType('geotiff'), body: await zoneListGeotiff(grid, page.zones, page.level, limits.maxRasterCells), headers: download() };
+  if (format === 'geotiff') return { contentType: mediaType('geotiff'), body: await zoneListGeotiff(grid, page.zones, page.level, limits.maxRasterCells, signal), headers: download() };
   if (format === 'parquet' || format === 'geoparquet') {
     const rows = await runStepped(zoneListParquetRows(grid, page.zones, { geometry: format === 'geoparquet', refined }));
     const body = await encodeZoneListParquet(grid, rows);
