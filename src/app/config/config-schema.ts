@@ -262,7 +262,7 @@ export const configSchema = z.object({
       itemsMaxLimit: positiveInt(1000).describe('Largest `limit` of an items page.'),
       maxExactGeometryTests: positiveInt(100_000).describe('Lake rows per request whose exact geometry test runs in the service (rows the database settles do not count).'),
       maxSpatialZoneVertices: positiveInt(20_000_000).describe('A zone list or zone data filtered by a spatial predicate on zone geometry: zones (sub-zones) tested times the vertices of the geometry literals they are compared with, checked before any value is read.'),
-      maxRasterCells: positiveInt(4_000_000).describe('Cells (pixels times bands) the rasterized zone-data and zone-list encodings (GeoTIFF, PNG, JPEG-XL) may write for one answer, all images together; refused before any value is computed.'),
+      maxRasterCells: positiveInt(4_000_000).describe('Cells (pixels times samples per pixel) the rasterized zone-data and zone-list encodings (GeoTIFF, PNG, JPEG-XL) may write for one answer, all images together; refused before any value is computed (GeoTIFF zone lists: once the page is listed, before any pixel is located).'),
       maxRasterWindowSamples: positiveInt(4_194_304).describe('Raster samples (window pixels x bands) one zone-data request may read.'),
       maxSubZonesInFlight: z.number().int().positive().optional().describe('Sub-zones all zone-data computations in progress may hold together (admission control); default twice maxSubZones.'),
       zoneDataQueueSeconds: nonNegativeInt(20).describe('Longest a zone-data computation waits for room in that budget before a 503 with Retry-After.'),

@@ -106,7 +106,7 @@ export interface ZoneDataLimits {
   maxSpatialZoneVertices: number;
   /** Longest the lake work of one request may run before it is stopped with a 503 (default 30). */
   lakeQuerySeconds?: number;
-  /** Cells (pixels times bands) the rasterized encodings may write for one answer. */
+  /** Cells (pixels times samples per pixel) the rasterized encodings may write for one answer. */
   maxRasterCells: number;
 }
 
