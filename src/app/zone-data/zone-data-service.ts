@@ -272,8 +272,9 @@ export class ZoneDataService {
    * statistic, from the zone data of ancestors) and outline (`geometry`) satisfy the filter, a
    * null value making a comparison unknown (the zone is left out), for every backing kind; with
    * `datetime`, the values are those of the interval. `datetime` alone keeps, on row sources
-   * (parquet lake, OGC API Features), the zones holding a row (feature) in the interval; raster
-   * values have no time of their own here, so there every zone is kept. Everything is checked,
+   * (parquet lake, OGC API Features), the zones holding a row (feature) in the interval, and so
+   * does a filter reading no field (`geometry` alone) with `datetime`; raster values have no time
+   * of their own here, so there every zone is kept. Everything is checked,
    * and the work bounded, before any source is read.
    */
   async zoneQueryFilter(collectionId: string, grid: Dggrs, level: number, scope: ZoneQueryScope, q: ZoneQueryFilter, signal?: AbortSignal): Promise<(zoneId: string) => boolean> {
@@ -281,41 +282,50 @@ export class ZoneDataService {
     const source = this.source(c);
     const expr = q.filter !== undefined ? parseFilter(q.filter, q.filterLang ?? 'cql2-text') : undefined;
     const datetime = parseDatetimeQuery(q.datetime);
+    // The zones holding a row (feature) in the interval, on row sources.
+    const withRows = async (): Promise<Set<string>> => {
+      const query = { grid, level, boxes: 'boxes' in scope ? scope.boxes : [], ...('parent' in scope ? { parent: scope.parent } : {}), ...(datetime ? { datetime } : {}), reads: remoteReads() };
+      return this.timed(c, signal, (s) => this.guard('', () => source.zonesWithRows!(c, { ...query, ...(s ? { signal: s } : {}) })));
+    };
     if (!expr) {
       if (!source.zonesWithRows) return () => true;
-      const query = { grid, level, boxes: 'boxes' in scope ? scope.boxes : [], ...('parent' in scope ? { parent: scope.parent } : {}), ...(datetime ? { datetime } : {}), reads: remoteReads() };
-      const found = await this.timed(c, signal, (s) => this.guard('', () => source.zonesWithRows!(c, { ...query, ...(s ? { signal: s } : {}) })));
+      const found = await withRows();
       return (z) => found.has(z);
     }
     const test = zoneFilter(c, Object.keys(await source.fields(c)), expr, 'a zone query');
     const zones = 'parent' in scope ? grid.subZoneCount(scope.parent.zoneId, scope.parent.depth) : scope.boxes.reduce((n, b) => n + grid.estimateZonesInBBox(level, b), 0);
     checkSpatialWork(test, zones, `zones of level ${level} of ${c.id}`, this.limits.maxSpatialZoneVertices);
     const fields = test.fields;
-    const values = new Map<string, Record<string, number | null>>();
-    if (fields.length > 0) {
-      const under = 'parent' in scope ? [{ zoneId: scope.parent.zoneId, depth: scope.parent.depth }] : this.ancestors(grid, level, scope.boxes, ZONE_READ_COST[c.backing.kind]);
-      // One count of remote reads for all the ancestors: a STAC API is searched once per ancestor.
-      const reads = remoteReads();
-      const requests = under.map((u) => ({ ...this.request(grid, { zoneId: u.zoneId, zoneDepth: String(u.depth), ...(q.datetime ? { datetime: q.datetime } : {}) }, fields), reads }));
-      const total = requests.reduce((n, r) => n + zoneDataCost(grid, r.zoneId, r.depths, fields.length).values, 0);
-      if (total > this.limits.maxZoneDataValues) {
-        throw new ValidationError('Too many values', `A filtered zone query on ${c.id} computes each zone's values: ${total} here; the limit is ${this.limits.maxZoneDataValues} (limits.maxZoneDataValues). Use a smaller bbox, a coarser zone-level or parent-zone.`);
-      }
-      // A lake's reads together are one piece of lake work, bounded by limits.lakeQuerySeconds.
-      await this.timed(c, signal, async (s) => {
-        for (const r of requests) {
-          // A read whose inputs are cached settles in promise callbacks alone, which run before any
-          // I/O: without a turn here, tens of ancestors were one stretch of the loop (0.5-1 s).
-          if (turnDue()) await takeTurn(s);
-          const data = await this.budget.run(zoneDataCost(grid, r.zoneId, r.depths, fields.length).subZones, () => this.guard('', () => source.zoneData(c, { ...r, ...(s ? { signal: s } : {}) })), s);
-          for (const d of data.depths) {
-            d.zones.forEach((z, i) => {
-              if (!values.has(z)) values.set(z, Object.fromEntries(fields.map((f) => [f, d.values[f]?.[i] ?? null])));
-            });
-          }
-        }
-      });
+    if (fields.length === 0) {
+      // A filter on `geometry` alone reads no values, so `datetime` would restrict nothing: on a row
+      // source it keeps, as without a filter, only the zones holding a row in the interval.
+      if (!datetime || !source.zonesWithRows) return (z) => zonePasses(test, grid, z, {});
+      const found = await withRows();
+      return (z) => found.has(z) && zonePasses(test, grid, z, {});
     }
+    const values = new Map<string, Record<string, number | null>>();
+    const under = 'parent' in scope ? [{ zoneId: scope.parent.zoneId, depth: scope.parent.depth }] : this.ancestors(grid, level, scope.boxes, ZONE_READ_COST[c.backing.kind]);
+    // One count of remote reads for all the ancestors: a STAC API is searched once per ancestor.
+    const reads = remoteReads();
+    const requests = under.map((u) => ({ ...this.request(grid, { zoneId: u.zoneId, zoneDepth: String(u.depth), ...(q.datetime ? { datetime: q.datetime } : {}) }, fields), reads }));
+    const total = requests.reduce((n, r) => n + zoneDataCost(grid, r.zoneId, r.depths, fields.length).values, 0);
+    if (total > this.limits.maxZoneDataValues) {
+      throw new ValidationError('Too many values', `A filtered zone query on ${c.id} computes each zone's values: ${total} here; the limit is ${this.limits.maxZoneDataValues} (limits.maxZoneDataValues). Use a smaller bbox, a coarser zone-level or parent-zone.`);
+    }
+    // A lake's reads together are one piece of lake work, bounded by limits.lakeQuerySeconds.
+    await this.timed(c, signal, async (s) => {
+      for (const r of requests) {
+        // A read whose inputs are cached settles in promise callbacks alone, which run before any
+        // I/O: without a turn here, tens of ancestors were one stretch of the loop (0.5-1 s).
+        if (turnDue()) await takeTurn(s);
+        const data = await this.budget.run(zoneDataCost(grid, r.zoneId, r.depths, fields.length).subZones, () => this.guard('', () => source.zoneData(c, { ...r, ...(s ? { signal: s } : {}) })), s);
+        for (const d of data.depths) {
+          d.zones.forEach((z, i) => {
+            if (!values.has(z)) values.set(z, Object.fromEntries(fields.map((f) => [f, d.values[f]?.[i] ?? null])));
+          });
+        }
+      }
+    });
     const none = Object.fromEntries(fields.map((f) => [f, null]));
     return (z) => zonePasses(test, grid, z, values.get(z) ?? none);
   }
