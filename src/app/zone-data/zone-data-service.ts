@@ -6,6 +6,7 @@ import { widenBox, zoneDataCost, zoneSpanDegrees, type ZoneData, type ZoneDataOp
 import { applyZoneFilter, checkSpatialWork, zoneFilter, zonePasses } from './zone-filter.js';
 import { joinZoneData } from '../../domain/zone-data-join.js';
 import { zoneDepthParam } from '../zone-depth-param.js';
+import { ancestorDepth } from './ancestor-reads.js';
 import { InvalidDatetimeError, parseTimeRestriction, type TimeInterval } from '../../domain/time-interval.js';
 import { remoteReads } from '../../domain/remote-reads.js';
 import { Cql2SyntaxError, parseCql2Json, properties as filterProperties, type Expr } from '../../domain/cql2/index.js';
@@ -83,13 +84,6 @@ export interface ZoneQueryFilter {
   filterLang?: FilterLang;
   datetime?: string;
 }
-
-/**
- * What one zone-data read of a backing kind costs, in zone values computed (the ancestor choice of
- * filtered zone queries): a lake read scans files, a remote read pages a backend, a raster read
- * opens a few tiles.
- */
-const ZONE_READ_COST: Record<BackingKind, number> = { 'raster-url': 200, stac: 400, 'parquet-lake': 5000, 'ogc-features': 20_000 };
 
 export interface ZoneDataLimits {
   /** Sub-zones of all requested depths together. */
@@ -304,7 +298,7 @@ export class ZoneDataService {
       return (z) => found.has(z) && zonePasses(test, grid, z, {});
     }
     const values = new Map<string, Record<string, number | null>>();
-    const under = 'parent' in scope ? [{ zoneId: scope.parent.zoneId, depth: scope.parent.depth }] : this.ancestors(grid, level, scope.boxes, ZONE_READ_COST[c.backing.kind]);
+    const under = 'parent' in scope ? [{ zoneId: scope.parent.zoneId, depth: scope.parent.depth }] : this.ancestors(grid, level, scope.boxes, c.backing.kind, fields.length);
     // One count of remote reads for all the ancestors: a STAC API is searched once per ancestor.
     const reads = remoteReads();
     const requests = under.map((u) => ({ ...this.request(grid, { zoneId: u.zoneId, zoneDepth: String(u.depth), ...(q.datetime ? { datetime: q.datetime } : {}) }, fields), reads }));
@@ -332,21 +326,13 @@ export class ZoneDataService {
 
   /**
    * Ancestors whose sub-zones at `level` cover the boxes (grown by one ancestor, since sub-zones
-   * reach past their parent), so one zone-data computation per ancestor gives every zone's values.
-   * The ancestor level balances the zones computed in vain (coarse ancestors) against the
-   * number of reads (fine ancestors), each costing `readCost` zone values.
+   * reach past their parent), so one zone-data computation per ancestor gives every zone's values;
+   * their level is the one tiles choose too (ancestorDepth: zones computed in vain against reads).
    */
-  private ancestors(grid: Dggrs, level: number, boxes: BBox[], readCost: number): { zoneId: string; depth: number }[] {
-    let best: { depth: number; grown: BBox[]; cost: number } | undefined;
-    for (let depth = 0; depth <= Math.min(grid.maxRelativeDepth, level); depth++) {
-      const grown = boxes.map((b) => widenBox(b, depth === 0 ? 0 : zoneSpanDegrees(grid, level - depth)));
-      const parents = grown.reduce((n, b) => n + grid.estimateZonesInBBox(level - depth, b), 0);
-      const perParent = grid.levelInfo(level).zoneCount / grid.levelInfo(level - depth).zoneCount;
-      const cost = parents * (perParent + readCost);
-      if (!best || cost < best.cost) best = { depth, grown, cost };
-    }
-    const { depth, grown } = best!;
-    return [...new Set(grown.flatMap((b) => grid.zonesInBBox(level - depth, b)))].map((zoneId) => ({ zoneId, depth }));
+  private ancestors(grid: Dggrs, level: number, boxes: BBox[], kind: BackingKind, fields: number): { zoneId: string; depth: number }[] {
+    const grown = (d: number) => boxes.map((b) => widenBox(b, d === 0 ? 0 : zoneSpanDegrees(grid, level - d)));
+    const depth = ancestorDepth(grid, level, kind, fields, this.limits, (d) => grown(d).reduce((n, b) => n + grid.estimateZonesInBBox(level - d, b), 0));
+    return [...new Set(grown(depth).flatMap((b) => grid.zonesInBBox(level - depth, b)))].map((zoneId) => ({ zoneId, depth }));
   }
 
   /** A parsed filter, checked against the source's queryables before any row is read. */
