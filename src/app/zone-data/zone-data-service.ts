@@ -206,7 +206,13 @@ export class ZoneDataService {
       if (!test) return this.read(source, c, base, '');
       if (separate) {
         const { stats: _stats, ...plain } = request.options;
-        const [data, values] = await Promise.all([this.read(source, c, base, ''), this.read(source, c, { ...base, fields: test.fields, options: plain }, '')]);
+        // One after the other, in this one admission slot and one lake time budget: a failure of
+        // the first leaves the second unstarted.
+        const { data, values } = await this.timed(c, signal, async (s) => {
+          const at = { ...base, ...(s ? { signal: s } : {}) };
+          const data = await this.guard('', () => source.zoneData(c, at));
+          return { data, values: await this.guard('', () => source.zoneData(c, { ...at, fields: test.fields, options: plain })) };
+        });
         return applyZoneFilter(data, values, test, grid, [], signal);
       }
       const data = await this.read(source, c, { ...base, fields: [...fields, ...extra] }, '');
