@@ -78,6 +78,8 @@ export interface Tileset {
 
 /** Part of a tile's box added on each side: the tile buffer (64 of 4096) and a little more for simplification. */
 const TILE_MARGIN = 80 / 4096;
+/** A tile's reads test the sub-zones of ancestors it chooses: the request changes them by its zone-level. */
+const TILE_FEWER_ZONES = 'Ask a coarser zone-level for this tile';
 /** Zones whose centroid ancestor did not hold them are read one by one, up to this many a tile. */
 const MAX_STRAYS = 64;
 
@@ -214,7 +216,7 @@ export class TilesService {
     const wanted = new Set(zones.map((z) => z.zoneId));
     const read = async (zoneId: string, depth: number) => {
       if (turnDue()) await takeTurn(signal);
-      const data = await this.values.collectionZoneData(collection.id, { dggrsId: grid.id, zoneId, zoneDepth: String(depth), ...selection(q) }, signal);
+      const data = await this.values.collectionZoneData(collection.id, { dggrsId: grid.id, zoneId, zoneDepth: String(depth), ...selection(q), fewerZones: TILE_FEWER_ZONES }, signal);
       for (const dv of data.depths) {
         if (dv.depth !== depth) continue;
         dv.zones.forEach((id, i) => {

@@ -44,6 +44,8 @@ export interface ZoneDataQuery extends RowSelection {
   outline?: { refined: boolean };
   /** The answer's encoding refuses what it cannot write or would write too large, before any value is computed. */
   check?: FormatCheck;
+  /** How the caller's request would test fewer sub-zones, for the hint of a too-costly spatial filter (default: zone-depth, zone). */
+  fewerZones?: string;
 }
 
 /** What the answer will hold, for its encoding's own bounds (a zone-data encoding's `check`). */
@@ -199,7 +201,7 @@ export class ZoneDataService {
     const separate = test !== undefined && test.fields.length > 0 && (q.options?.stats?.length ?? 0) > 0;
     const extra = !test ? [] : separate ? test.fields : test.fields.filter((f) => !fields.includes(f));
     const subZones = this.bound(grid, request, columns + extra.length, q.outline);
-    if (test) checkSpatialWork(test, subZones, `sub-zones of ${request.zoneId}`, this.limits.maxSpatialZoneVertices);
+    if (test) checkSpatialWork(test, subZones, `sub-zones of ${request.zoneId}`, this.limits.maxSpatialZoneVertices, q.fewerZones ?? 'Ask a shallower zone-depth or a finer zone');
     q.check?.({ grid, zoneId: request.zoneId, depths: request.depths, columns, limits: this.limits });
     return this.budget.run(subZones, async () => {
       const base = { ...request, reads: remoteReads(), ...(signal ? { signal } : {}) };
@@ -294,7 +296,7 @@ export class ZoneDataService {
     }
     const test = zoneFilter(c, Object.keys(await source.fields(c)), expr, 'a zone query');
     const zones = 'parent' in scope ? grid.subZoneCount(scope.parent.zoneId, scope.parent.depth) : scope.boxes.reduce((n, b) => n + grid.estimateZonesInBBox(level, b), 0);
-    checkSpatialWork(test, zones, `zones of level ${level} of ${c.id}`, this.limits.maxSpatialZoneVertices);
+    checkSpatialWork(test, zones, `zones of level ${level} of ${c.id}`, this.limits.maxSpatialZoneVertices, 'Use a coarser zone-level, a smaller bbox or a parent-zone');
     const fields = test.fields;
     if (fields.length === 0) {
       // A filter on `geometry` alone reads no values, so `datetime` would restrict nothing: on a row
