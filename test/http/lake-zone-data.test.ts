@@ -201,10 +201,12 @@ describe('zone data from the parquet lake', function () {
     expect(((await rowOnly.json()) as Json).hint).to.contain('"datetime"').and.to.contain('/items');
     const lang = await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?filter=x&filter-lang=sql`);
     expect(lang.status).to.equal(422);
-    // A number compared with a string is unknown: no sub-zone is kept.
+    // A number compared with a string is unknown: no sub-zone is kept, though the zone has values.
     const types = await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?f=json&filter=${encodeURIComponent("temperature = 'high'")}`);
     expect(types.status).to.equal(200);
     expect(column((await types.json()) as Json, 'temperature').every((v) => v === null)).to.equal(true);
+    const unfiltered = column((await (await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?f=json`)).json()) as Json, 'temperature');
+    expect(unfiltered.some((v) => v !== null), 'the unfiltered zone has temperatures').to.equal(true);
   });
 
   it('bounds the values a median keeps per request (limits.maxMedianValues), refusing beyond with 422', async () => {
