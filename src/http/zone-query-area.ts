@@ -8,7 +8,7 @@
  * on a collection with a temporal extent, `time`; repeated `subset` parameters read as one list.
  */
 import type { BBox } from '../domain/dggrs/dggrs.js';
-import { InvalidDatetimeError, parseDatetime } from '../domain/time-interval.js';
+import { InvalidDatetimeError, parseTimeRestriction } from '../domain/time-interval.js';
 import { InvalidRequestError } from '../ports/errors.js';
 
 const CRS84 = [
@@ -137,9 +137,10 @@ export function zoneQueryArea(input: ZoneQueryAreaInput): ZoneQueryArea {
     throw new InvalidRequestError('Invalid subset', 'subset on time and datetime both select a time: use one of them.');
   }
   const datetime = time ?? input.datetime;
+  // Checked as zone data and items read it: empty or open at both ends restricts nothing.
   if (datetime !== undefined) {
     try {
-      parseDatetime(datetime);
+      parseTimeRestriction(datetime);
     } catch (e) {
       if (e instanceof InvalidDatetimeError) throw new InvalidRequestError('Invalid datetime', e.message);
       throw e;

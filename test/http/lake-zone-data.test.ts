@@ -201,10 +201,12 @@ describe('zone data from the parquet lake', function () {
     expect(((await rowOnly.json()) as Json).hint).to.contain('"datetime"').and.to.contain('/items');
     const lang = await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?filter=x&filter-lang=sql`);
     expect(lang.status).to.equal(422);
-    // A number compared with a string is unknown: no sub-zone is kept.
+    // A number compared with a string is unknown: no sub-zone is kept, though the zone has values.
     const types = await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?f=json&filter=${encodeURIComponent("temperature = 'high'")}`);
     expect(types.status).to.equal(200);
     expect(column((await types.json()) as Json, 'temperature').every((v) => v === null)).to.equal(true);
+    const unfiltered = column((await (await s.get(`/collections/demo-stations/dggs/H3/zones/${zone}/data?f=json`)).json()) as Json, 'temperature');
+    expect(unfiltered.some((v) => v !== null), 'the unfiltered zone has temperatures').to.equal(true);
   });
 
   it('bounds the values a median keeps per request (limits.maxMedianValues), refusing beyond with 422', async () => {
@@ -305,6 +307,29 @@ describe('zone data from the parquet lake', function () {
     expect((await s.get(`/dggs/H3/zones?parent-zone=${parent}&filter=${encodeURIComponent('pressure > 1')}`)).status).to.equal(400);
     const conformance = (await (await s.get('/conformance')).json()) as { conformsTo: string[] };
     expect(conformance.conformsTo).to.include('https://www.opengis.net/spec/ogcapi-dggs-1/1.0/conf/zone-query-cql2-filter');
+  });
+
+  it('a zone query with datetime and a filter on geometry alone keeps only the zones holding a row in the interval', async () => {
+    // The filter reads no field, so no value is computed: datetime must still restrict the list, as it does without a filter.
+    const day = '2024-01-03T00:00:00Z/2024-01-03T02:59:59Z';
+    const geometry = 'S_INTERSECTS(geometry, BBOX(9, 49, 10.2, 51))';
+    const list = async (query: string): Promise<string[]> => {
+      const r = await s.get(`/collections/demo-stations/dggs/IVEA7H/zones?bbox=9,49,11,51&zone-level=5&limit=10000&f=json${query}`);
+      const body = (await r.json()) as Json;
+      expect(r.status, JSON.stringify(body).slice(0, 300)).to.equal(200);
+      return body.zones as string[];
+    };
+    const inArea = await list(`&filter=${encodeURIComponent(geometry)}`);
+    expect(inArea.length, 'the geometry filter keeps part of the box').to.be.within(5, (await list('')).length - 1);
+    // Rows of each zone in the interval, from its own zone data (pressure is never null: its count is the rows').
+    const rows = new Map<string, number>();
+    for (const z of inArea) {
+      const body = (await (await s.get(`/collections/demo-stations/dggs/IVEA7H/zones/${z}/data?zone-depth=0&properties=pressure&cog-stat=count&f=json&datetime=${encodeURIComponent(day)}`)).json()) as Json;
+      rows.set(z, body.values.pressure_count[0].data[0]);
+    }
+    const expected = inArea.filter((z) => rows.get(z)! > 0);
+    expect(expected.length, 'some zones of the area have rows in those hours, some none').to.be.within(1, inArea.length - 1);
+    expect(await list(`&datetime=${encodeURIComponent(day)}&filter=${encodeURIComponent(geometry)}`)).to.deep.equal(expected);
   });
 
   it('reads every sub-zone\'s rows: the prefilter box holds each sub-zone, also at the poles and over the antimeridian', async () => {

@@ -419,8 +419,8 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
     expect(untilFirst).to.not.be.empty;
     expect((await ok(`${lake}&datetime=/2024-01-01T00:30:00Z`)).zones).to.deep.equal(untilFirst);
     expect((await ok(`${lake}&datetime=2030-01-01T00:00:00Z/..`)).zones).to.deep.equal([]);
-    // Unbounded at both ends: no time restriction, on zone lists, zone data and items alike.
-    for (const open of ['../..', '/..', '../', '/']) {
+    // Unbounded at both ends, or empty: no time restriction, on zone lists, zone data and items alike.
+    for (const open of ['', '../..', '/..', '../', '/']) {
       expect((await ok(`${lake}&datetime=${open}`)).zones, open).to.deep.equal(all);
       const data = `/collections/${LAKE}/dggs/IVEA7H/zones/E2-2A-A/data?zone-depth=1&properties=temperature`;
       expect((await ok(`${data}&datetime=${open}`)).values, `zone data ${open}`).to.deep.equal((await ok(data)).values);
@@ -432,6 +432,7 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
     expect(data.values.temperature_count[0].data[0]).to.be.greaterThan(0);
     // No time axis: ignored; an invalid datetime is 400.
     expect((await ok('/dggs/IVEA7H/zones?zone-level=1&datetime=2024-01-05T00:00:00Z')).zones).to.deep.equal((await ok('/dggs/IVEA7H/zones?zone-level=1')).zones);
+    expect((await ok('/dggs/IVEA7H/zones?zone-level=1&datetime=')).zones).to.deep.equal((await ok('/dggs/IVEA7H/zones?zone-level=1')).zones);
     for (const bad of ['yesterday', '2024-02-30', '2024-01-05T00:00:00Z/2024-01-01T00:00:00Z', '../../..', '..']) {
       expect((await get(`${lake}&datetime=${bad}`)).status, bad).to.equal(400);
     }

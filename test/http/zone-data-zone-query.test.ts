@@ -111,3 +111,36 @@ describe('zone queries filtered by raster values', function () {
     expect((err as Error).message).to.match(/position \d+/);
   });
 });
+
+describe('a spatial filter past limits.maxSpatialZoneVertices: the hint names what the request itself can change', function () {
+  this.timeout(60_000);
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ limits: { maxSpatialZoneVertices: 1000 } });
+  });
+  after(async () => s?.close());
+
+  const filter = encodeURIComponent('S_INTERSECTS(geometry, POLYGON((9 45, 11 45, 11 47, 9 47, 9 45)))');
+  const refused = async (path: string): Promise<string> => {
+    const res = await s.get(path);
+    const body = (await res.json()) as { hint: string };
+    expect(res.status, body.hint).to.equal(422);
+    expect(body.hint).to.contain('limits.maxSpatialZoneVertices');
+    return body.hint;
+  };
+
+  it('zone data: a shallower zone-depth or a finer zone', async () => {
+    const hint = await refused(`/collections/demo-elevation/dggs/IVEA7H/zones/${PARENT}/data?zone-depth=3&filter=${filter}`);
+    expect(hint).to.contain('shallower zone-depth').and.to.contain('finer zone').and.not.to.contain('zone-level');
+  });
+
+  it('zone list: a coarser zone-level, a smaller bbox or a parent-zone', async () => {
+    const hint = await refused(`/collections/demo-elevation/dggs/IVEA7H/zones?parent-zone=${PARENT}&zone-level=3&filter=${filter}`);
+    expect(hint).to.contain('coarser zone-level').and.not.to.contain('zone-depth');
+  });
+
+  it('vector tile: a coarser zone-level (the tile chooses the depth of its reads)', async () => {
+    const hint = await refused(`/collections/demo-elevation/dggs/IVEA7H/tiles/WebMercatorQuad/6/22/33?filter=${filter}`);
+    expect(hint).to.contain('coarser zone-level').and.not.to.contain('zone-depth');
+  });
+});

@@ -11,6 +11,7 @@ import type { ZoneData } from '../../domain/zone-data.js';
 import { selectFields, type ZoneDataLimits, type ZoneDataQuery } from '../zone-data/zone-data-service.js';
 import { intersectBoxes } from '../zones/zones-service.js';
 import { TOKENS } from '../tokens.js';
+import { ancestorDepth, zonesPerAncestor } from '../zone-data/ancestor-reads.js';
 
 /** The tiles' configuration (config `tiles`). */
 export interface TilesConfig {
@@ -77,14 +78,8 @@ export interface Tileset {
 
 /** Part of a tile's box added on each side: the tile buffer (64 of 4096) and a little more for simplification. */
 const TILE_MARGIN = 80 / 4096;
-/**
- * A zone-data read costs about as much as computing this many zone values (choice of the
- * ancestors' level): a raster read is a window of cached tiles; a lake's read is a DuckDB scan
- * (20-30 ms for the demo lake), worth thousands of zones binned. A remote API's read costs more
- * still, but its features are bounded per read (remoteBackends.maxFeatures): smaller ancestors
- * keep more tiles within that bound.
- */
-const READ_COST: Record<Collection['backing']['kind'], number> = { 'raster-url': 200, stac: 400, 'parquet-lake': 5000, 'ogc-features': 1000 };
+/** A tile's reads test the sub-zones of ancestors it chooses: the request changes them by its zone-level. */
+const TILE_FEWER_ZONES = 'Ask a coarser zone-level for this tile';
 /** Zones whose centroid ancestor did not hold them are read one by one, up to this many a tile. */
 const MAX_STRAYS = 64;
 
@@ -214,12 +209,14 @@ export class TilesService {
     const out = new Map<string, Record<string, number>>();
     if (zones.length === 0) return { values: out, depth: 0 };
     const fields = Math.max(1, (await this.tileFields(collection.id, q.properties)).length);
-    const d = this.ancestorDepth(grid, level, zones.length, fields, READ_COST[collection.backing.kind]);
+    // About the tile's zones over each ancestor's, plus the ancestors along the tile's edges.
+    const covering = (k: number) => zones.length / zonesPerAncestor(grid, level, k);
+    const d = ancestorDepth(grid, level, collection.backing.kind, fields, this.limits, (k) => (k === 0 ? zones.length : covering(k) + 4 * Math.sqrt(covering(k)) + 4));
     const ancestors = await runStepped(ancestorsOf(grid, zones, level - d));
     const wanted = new Set(zones.map((z) => z.zoneId));
     const read = async (zoneId: string, depth: number) => {
       if (turnDue()) await takeTurn(signal);
-      const data = await this.values.collectionZoneData(collection.id, { dggrsId: grid.id, zoneId, zoneDepth: String(depth), ...selection(q) }, signal);
+      const data = await this.values.collectionZoneData(collection.id, { dggrsId: grid.id, zoneId, zoneDepth: String(depth), ...selection(q), fewerZones: TILE_FEWER_ZONES }, signal);
       for (const dv of data.depths) {
         if (dv.depth !== depth) continue;
         dv.zones.forEach((id, i) => {
@@ -239,21 +236,6 @@ export class TilesService {
       await inParallel(strays, READS_AT_ONCE, (s) => read(s.zoneId, 0));
     }
     return { values: out, depth: d };
-  }
-
-  /** The ancestors' relative depth: the least estimated work (values computed plus reads) within the zone-data limits. */
-  private ancestorDepth(grid: Dggrs, level: number, zones: number, fields: number, readCost: number): number {
-    let best = { d: 0, cost: zones * (1 + readCost) };
-    const top = Math.min(grid.maxRelativeDepth, level);
-    for (let d = 1; d <= top; d++) {
-      const perAncestor = grid.levelInfo(level).zoneCount / grid.levelInfo(level - d).zoneCount;
-      if (perAncestor * 1.2 > this.limits.maxSubZones || perAncestor * 1.2 * fields > this.limits.maxZoneDataValues) break;
-      // About the tile's zones over each ancestor's, plus the ancestors along the tile's edges.
-      const ancestors = zones / perAncestor + 4 * Math.sqrt(zones / perAncestor) + 4;
-      const cost = ancestors * (perAncestor + readCost);
-      if (cost < best.cost) best = { d, cost };
-    }
-    return best.d;
   }
 }
 

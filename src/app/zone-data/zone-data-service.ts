@@ -6,6 +6,7 @@ import { widenBox, zoneDataCost, zoneSpanDegrees, type ZoneData, type ZoneDataOp
 import { applyZoneFilter, checkSpatialWork, zoneFilter, zonePasses } from './zone-filter.js';
 import { joinZoneData } from '../../domain/zone-data-join.js';
 import { zoneDepthParam } from '../zone-depth-param.js';
+import { ancestorDepth } from './ancestor-reads.js';
 import { InvalidDatetimeError, parseTimeRestriction, type TimeInterval } from '../../domain/time-interval.js';
 import { remoteReads } from '../../domain/remote-reads.js';
 import { Cql2SyntaxError, parseCql2Json, properties as filterProperties, type Expr } from '../../domain/cql2/index.js';
@@ -43,6 +44,8 @@ export interface ZoneDataQuery extends RowSelection {
   outline?: { refined: boolean };
   /** The answer's encoding refuses what it cannot write or would write too large, before any value is computed. */
   check?: FormatCheck;
+  /** How the caller's request would test fewer sub-zones, for the hint of a too-costly spatial filter (default: zone-depth, zone). */
+  fewerZones?: string;
 }
 
 /** What the answer will hold, for its encoding's own bounds (a zone-data encoding's `check`). */
@@ -83,13 +86,6 @@ export interface ZoneQueryFilter {
   filterLang?: FilterLang;
   datetime?: string;
 }
-
-/**
- * What one zone-data read of a backing kind costs, in zone values computed (the ancestor choice of
- * filtered zone queries): a lake read scans files, a remote read pages a backend, a raster read
- * opens a few tiles.
- */
-const ZONE_READ_COST: Record<BackingKind, number> = { 'raster-url': 200, stac: 400, 'parquet-lake': 5000, 'ogc-features': 20_000 };
 
 export interface ZoneDataLimits {
   /** Sub-zones of all requested depths together. */
@@ -205,14 +201,20 @@ export class ZoneDataService {
     const separate = test !== undefined && test.fields.length > 0 && (q.options?.stats?.length ?? 0) > 0;
     const extra = !test ? [] : separate ? test.fields : test.fields.filter((f) => !fields.includes(f));
     const subZones = this.bound(grid, request, columns + extra.length, q.outline);
-    if (test) checkSpatialWork(test, subZones, `sub-zones of ${request.zoneId}`, this.limits.maxSpatialZoneVertices);
+    if (test) checkSpatialWork(test, subZones, `sub-zones of ${request.zoneId}`, this.limits.maxSpatialZoneVertices, q.fewerZones ?? 'Ask a shallower zone-depth or a finer zone');
     q.check?.({ grid, zoneId: request.zoneId, depths: request.depths, columns, limits: this.limits });
     return this.budget.run(subZones, async () => {
       const base = { ...request, reads: remoteReads(), ...(signal ? { signal } : {}) };
       if (!test) return this.read(source, c, base, '');
       if (separate) {
         const { stats: _stats, ...plain } = request.options;
-        const [data, values] = await Promise.all([this.read(source, c, base, ''), this.read(source, c, { ...base, fields: test.fields, options: plain }, '')]);
+        // One after the other, in this one admission slot and one lake time budget: a failure of
+        // the first leaves the second unstarted.
+        const { data, values } = await this.timed(c, signal, async (s) => {
+          const at = { ...base, ...(s ? { signal: s } : {}) };
+          const data = await this.guard('', () => source.zoneData(c, at));
+          return { data, values: await this.guard('', () => source.zoneData(c, { ...at, fields: test.fields, options: plain })) };
+        });
         return applyZoneFilter(data, values, test, grid, [], signal);
       }
       const data = await this.read(source, c, { ...base, fields: [...fields, ...extra] }, '');
@@ -272,8 +274,9 @@ export class ZoneDataService {
    * statistic, from the zone data of ancestors) and outline (`geometry`) satisfy the filter, a
    * null value making a comparison unknown (the zone is left out), for every backing kind; with
    * `datetime`, the values are those of the interval. `datetime` alone keeps, on row sources
-   * (parquet lake, OGC API Features), the zones holding a row (feature) in the interval; raster
-   * values have no time of their own here, so there every zone is kept. Everything is checked,
+   * (parquet lake, OGC API Features), the zones holding a row (feature) in the interval, and so
+   * does a filter reading no field (`geometry` alone) with `datetime`; raster values have no time
+   * of their own here, so there every zone is kept. Everything is checked,
    * and the work bounded, before any source is read.
    */
   async zoneQueryFilter(collectionId: string, grid: Dggrs, level: number, scope: ZoneQueryScope, q: ZoneQueryFilter, signal?: AbortSignal): Promise<(zoneId: string) => boolean> {
@@ -281,62 +284,63 @@ export class ZoneDataService {
     const source = this.source(c);
     const expr = q.filter !== undefined ? parseFilter(q.filter, q.filterLang ?? 'cql2-text') : undefined;
     const datetime = parseDatetimeQuery(q.datetime);
+    // The zones holding a row (feature) in the interval, on row sources.
+    const withRows = async (): Promise<Set<string>> => {
+      const query = { grid, level, boxes: 'boxes' in scope ? scope.boxes : [], ...('parent' in scope ? { parent: scope.parent } : {}), ...(datetime ? { datetime } : {}), reads: remoteReads() };
+      return this.timed(c, signal, (s) => this.guard('', () => source.zonesWithRows!(c, { ...query, ...(s ? { signal: s } : {}) })));
+    };
     if (!expr) {
       if (!source.zonesWithRows) return () => true;
-      const query = { grid, level, boxes: 'boxes' in scope ? scope.boxes : [], ...('parent' in scope ? { parent: scope.parent } : {}), ...(datetime ? { datetime } : {}), reads: remoteReads() };
-      const found = await this.timed(c, signal, (s) => this.guard('', () => source.zonesWithRows!(c, { ...query, ...(s ? { signal: s } : {}) })));
+      const found = await withRows();
       return (z) => found.has(z);
     }
     const test = zoneFilter(c, Object.keys(await source.fields(c)), expr, 'a zone query');
     const zones = 'parent' in scope ? grid.subZoneCount(scope.parent.zoneId, scope.parent.depth) : scope.boxes.reduce((n, b) => n + grid.estimateZonesInBBox(level, b), 0);
-    checkSpatialWork(test, zones, `zones of level ${level} of ${c.id}`, this.limits.maxSpatialZoneVertices);
+    checkSpatialWork(test, zones, `zones of level ${level} of ${c.id}`, this.limits.maxSpatialZoneVertices, 'Use a coarser zone-level, a smaller bbox or a parent-zone');
     const fields = test.fields;
-    const values = new Map<string, Record<string, number | null>>();
-    if (fields.length > 0) {
-      const under = 'parent' in scope ? [{ zoneId: scope.parent.zoneId, depth: scope.parent.depth }] : this.ancestors(grid, level, scope.boxes, ZONE_READ_COST[c.backing.kind]);
-      // One count of remote reads for all the ancestors: a STAC API is searched once per ancestor.
-      const reads = remoteReads();
-      const requests = under.map((u) => ({ ...this.request(grid, { zoneId: u.zoneId, zoneDepth: String(u.depth), ...(q.datetime ? { datetime: q.datetime } : {}) }, fields), reads }));
-      const total = requests.reduce((n, r) => n + zoneDataCost(grid, r.zoneId, r.depths, fields.length).values, 0);
-      if (total > this.limits.maxZoneDataValues) {
-        throw new ValidationError('Too many values', `A filtered zone query on ${c.id} computes each zone's values: ${total} here; the limit is ${this.limits.maxZoneDataValues} (limits.maxZoneDataValues). Use a smaller bbox, a coarser zone-level or parent-zone.`);
-      }
-      // A lake's reads together are one piece of lake work, bounded by limits.lakeQuerySeconds.
-      await this.timed(c, signal, async (s) => {
-        for (const r of requests) {
-          // A read whose inputs are cached settles in promise callbacks alone, which run before any
-          // I/O: without a turn here, tens of ancestors were one stretch of the loop (0.5-1 s).
-          if (turnDue()) await takeTurn(s);
-          const data = await this.budget.run(zoneDataCost(grid, r.zoneId, r.depths, fields.length).subZones, () => this.guard('', () => source.zoneData(c, { ...r, ...(s ? { signal: s } : {}) })), s);
-          for (const d of data.depths) {
-            d.zones.forEach((z, i) => {
-              if (!values.has(z)) values.set(z, Object.fromEntries(fields.map((f) => [f, d.values[f]?.[i] ?? null])));
-            });
-          }
-        }
-      });
+    if (fields.length === 0) {
+      // A filter on `geometry` alone reads no values, so `datetime` would restrict nothing: on a row
+      // source it keeps, as without a filter, only the zones holding a row in the interval.
+      if (!datetime || !source.zonesWithRows) return (z) => zonePasses(test, grid, z, {});
+      const found = await withRows();
+      return (z) => found.has(z) && zonePasses(test, grid, z, {});
     }
+    const values = new Map<string, Record<string, number | null>>();
+    const under = 'parent' in scope ? [{ zoneId: scope.parent.zoneId, depth: scope.parent.depth }] : this.ancestors(grid, level, scope.boxes, c.backing.kind, fields.length);
+    // One count of remote reads for all the ancestors: a STAC API is searched once per ancestor.
+    const reads = remoteReads();
+    const requests = under.map((u) => ({ ...this.request(grid, { zoneId: u.zoneId, zoneDepth: String(u.depth), ...(q.datetime ? { datetime: q.datetime } : {}) }, fields), reads }));
+    const total = requests.reduce((n, r) => n + zoneDataCost(grid, r.zoneId, r.depths, fields.length).values, 0);
+    if (total > this.limits.maxZoneDataValues) {
+      throw new ValidationError('Too many values', `A filtered zone query on ${c.id} computes each zone's values: ${total} here; the limit is ${this.limits.maxZoneDataValues} (limits.maxZoneDataValues). Use a smaller bbox, a coarser zone-level or parent-zone.`);
+    }
+    // A lake's reads together are one piece of lake work, bounded by limits.lakeQuerySeconds.
+    await this.timed(c, signal, async (s) => {
+      for (const r of requests) {
+        // A read whose inputs are cached settles in promise callbacks alone, which run before any
+        // I/O: without a turn here, tens of ancestors were one stretch of the loop (0.5-1 s).
+        if (turnDue()) await takeTurn(s);
+        const data = await this.budget.run(zoneDataCost(grid, r.zoneId, r.depths, fields.length).subZones, () => this.guard('', () => source.zoneData(c, { ...r, ...(s ? { signal: s } : {}) })), s);
+        for (const d of data.depths) {
+          d.zones.forEach((z, i) => {
+            if (!values.has(z)) values.set(z, Object.fromEntries(fields.map((f) => [f, d.values[f]?.[i] ?? null])));
+          });
+        }
+      }
+    });
     const none = Object.fromEntries(fields.map((f) => [f, null]));
     return (z) => zonePasses(test, grid, z, values.get(z) ?? none);
   }
 
   /**
    * Ancestors whose sub-zones at `level` cover the boxes (grown by one ancestor, since sub-zones
-   * reach past their parent), so one zone-data computation per ancestor gives every zone's values.
-   * The ancestor level balances the zones computed in vain (coarse ancestors) against the
-   * number of reads (fine ancestors), each costing `readCost` zone values.
+   * reach past their parent), so one zone-data computation per ancestor gives every zone's values;
+   * their level is the one tiles choose too (ancestorDepth: zones computed in vain against reads).
    */
-  private ancestors(grid: Dggrs, level: number, boxes: BBox[], readCost: number): { zoneId: string; depth: number }[] {
-    let best: { depth: number; grown: BBox[]; cost: number } | undefined;
-    for (let depth = 0; depth <= Math.min(grid.maxRelativeDepth, level); depth++) {
-      const grown = boxes.map((b) => widenBox(b, depth === 0 ? 0 : zoneSpanDegrees(grid, level - depth)));
-      const parents = grown.reduce((n, b) => n + grid.estimateZonesInBBox(level - depth, b), 0);
-      const perParent = grid.levelInfo(level).zoneCount / grid.levelInfo(level - depth).zoneCount;
-      const cost = parents * (perParent + readCost);
-      if (!best || cost < best.cost) best = { depth, grown, cost };
-    }
-    const { depth, grown } = best!;
-    return [...new Set(grown.flatMap((b) => grid.zonesInBBox(level - depth, b)))].map((zoneId) => ({ zoneId, depth }));
+  private ancestors(grid: Dggrs, level: number, boxes: BBox[], kind: BackingKind, fields: number): { zoneId: string; depth: number }[] {
+    const grown = (d: number) => boxes.map((b) => widenBox(b, d === 0 ? 0 : zoneSpanDegrees(grid, level - d)));
+    const depth = ancestorDepth(grid, level, kind, fields, this.limits, (d) => grown(d).reduce((n, b) => n + grid.estimateZonesInBBox(level - d, b), 0));
+    return [...new Set(grown(depth).flatMap((b) => grid.zonesInBBox(level - depth, b)))].map((zoneId) => ({ zoneId, depth }));
   }
 
   /** A parsed filter, checked against the source's queryables before any row is read. */

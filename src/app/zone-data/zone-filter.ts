@@ -52,15 +52,18 @@ export function zoneFilter(c: Collection, known: readonly string[], expr: Expr, 
   return { expr, fields: known.filter((f) => referenced.includes(f)), usesGeometry: referenced.includes(ZONE_GEOMETRY), vertices: spatialVertices(expr) };
 }
 
-/** Refuses a filter whose spatial predicates would compare `zones` zones with too many literal vertices. */
-export function checkSpatialWork(f: ZoneFilter, zones: number, where: string, limit: number): void {
+/**
+ * Refuses a filter whose spatial predicates would compare `zones` zones with too many literal
+ * vertices; `fewer` says how the caller's request tests fewer zones (its own parameters).
+ */
+export function checkSpatialWork(f: ZoneFilter, zones: number, where: string, limit: number, fewer: string): void {
   if (f.vertices === 0) return;
   const work = zones * f.vertices;
   if (work > limit) {
     const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
     throw new ValidationError(
       'Filter too costly',
-      `The filter's spatial predicates compare about ${fmt(zones)} ${where} with geometry literals of ${fmt(f.vertices)} vertices: ${fmt(work)} zone-vertices; the limit is ${fmt(limit)} (limits.maxSpatialZoneVertices). Use a coarser zone-level or shallower zone-depth, a smaller area, or a geometry with fewer vertices.`,
+      `The filter's spatial predicates compare about ${fmt(zones)} ${where} with geometry literals of ${fmt(f.vertices)} vertices: ${fmt(work)} zone-vertices; the limit is ${fmt(limit)} (limits.maxSpatialZoneVertices). ${fewer}, or use a geometry with fewer vertices.`,
     );
   }
 }

@@ -76,7 +76,7 @@ const bandList = z
 const filterParams = {
   filter: z.string().optional().openapi({
     description:
-      "CQL2 expression tested on each sub-zone (OGC data-cql2-filter), for every backing kind: its own values of the collection's zone-data fields (each field's configured statistic, in the `datetime` interval) and its outline as `geometry`. Sub-zones where it is not true get null values (DGGS-JSON and the other encodings indexed by sub-zone) or are left out (GeoJSON, Parquet, GeoParquet, the HTML table); a null value makes a comparison unknown, so the sub-zone is left out. The fields it names need not be selected. Row filters: /collections/{collection_id}/items and the cross-collection body.",
+      "CQL2 expression tested on each sub-zone (OGC data-cql2-filter), for every backing kind: its own values of the collection's zone-data fields (each field's configured statistic, in the `datetime` interval) and its outline as `geometry`. Sub-zones where it is not true get null values (DGGS-JSON and the other encodings indexed by sub-zone) or are left out (GeoJSON, Parquet, GeoParquet, the HTML table); a null value makes a comparison unknown, so the sub-zone is left out. The fields it names need not be selected. Row filters: /collections/{collection_id}/items, the cross-collection body, and DGGS-JSON-FG (a `jsonfg-dggs*` profile, with geo+json or geo+ubjson), where the filter selects the features (rows) of the zone, naming their properties.",
     example: 'temperature > 1.5',
   }),
   'filter-lang': z.enum(['cql2-text', 'cql2-json']).optional().openapi({ description: 'Encoding of `filter`; default cql2-text' }),
