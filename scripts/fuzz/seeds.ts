@@ -13,7 +13,7 @@ export interface CollectionSeed {
   queryables: Queryable[];
   /** Fields of its zone data (the value columns a zone-data answer carries; what cross-collection selections name). */
   zoneDataFields: string[];
-  /** Zone data takes a CQL2 filter (row-based: parquet lake, OGC Features). */
+  /** A cross-collection selection of it takes a row filter (row-based: parquet lake, OGC Features). */
   rowFilter: boolean;
   /** Spatial extent [west, south, east, north] (the whole world when the collection names none). */
   bbox: Bbox;
@@ -77,6 +77,13 @@ async function getJson(base: string, path: string, headers: Record<string, strin
   } catch {
     return undefined;
   }
+}
+
+/** A POST of a JSON body: its JSON answer, or undefined when it is not a 200. */
+async function postJson(base: string, path: string, body: unknown): Promise<any> {
+  const res = await fetch(base + path, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+  const text = await res.text();
+  return res.status === 200 ? JSON.parse(text) : undefined;
 }
 
 const ids = (list: unknown, key = 'id'): string[] => (Array.isArray(list) ? list.map((x) => String((x as Record<string, unknown>)[key])).filter((x) => x !== 'undefined') : []);
@@ -183,11 +190,13 @@ export async function discoverSeeds(base: string, token: string): Promise<Seeds>
       const m = l.rel === 'source' && l.href ? /\/source\/([^/?#]+)/.exec(l.href) : null;
       return m ? [decodeURIComponent(m[1]!)] : [];
     });
-    // The value columns of its zone data, and whether that route takes a filter (row-based sources only).
+    // The value columns of its zone data, and whether a cross-collection selection of it takes a
+    // row filter (row-based sources only; zone-data GETs filter sub-zones on every kind).
     const data = zonePath ? await getJson(base, `${zonePath}/data?zone-depth=0&f=json`) : undefined;
     const zoneDataFields = Object.keys(data?.values ?? {});
     const probe = queryables.find((q) => q.kind !== 'geometry')?.name;
-    const rowFilter = Boolean(zonePath && probe && (await getJson(base, `${zonePath}/data?zone-depth=0&f=json&filter=${encodeURIComponent(`"${probe}" IS NOT NULL`)}`)));
+    const selection = { collections: [{ id, fields: zoneDataFields.slice(0, 1), filter: `"${probe}" IS NOT NULL` }] };
+    const rowFilter = Boolean(grid && gz && probe && zoneDataFields.length > 0 && (await postJson(base, `/dggs/${encodeURIComponent(grid)}/zones/${encodeURIComponent(gz[0]!)}/data?zone-depth=0&f=json`, selection)));
     const extent = extentOf(await getJson(base, `/collections/${c}`));
     collections.push({ id, grids: gridIds, zones, fields, queryables, zoneDataFields, rowFilter, ...extent, samples, hasItems: items.status === 200, sourceFiles });
   }

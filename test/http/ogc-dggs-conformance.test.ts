@@ -433,7 +433,7 @@ describe('OGC API - DGGS abstract tests (OGC 21-038r1 Annex A) of the declared c
     // No time axis: ignored; an invalid datetime is 400.
     expect((await ok('/dggs/IVEA7H/zones?zone-level=1&datetime=2024-01-05T00:00:00Z')).zones).to.deep.equal((await ok('/dggs/IVEA7H/zones?zone-level=1')).zones);
     expect((await ok('/dggs/IVEA7H/zones?zone-level=1&datetime=')).zones).to.deep.equal((await ok('/dggs/IVEA7H/zones?zone-level=1')).zones);
-    for (const bad of ['yesterday', '2024-02-30', '2024-01-05T00:00:00Z/2024-01-01T00:00:00Z', '../../..', '..']) {
+    for (const bad of ['yesterday', '2024-02-30', '2024-01-05T00:00:00Z/2024-01-01T00:00:00Z', '2024-01-05T00:00:00Z/../..', '..']) {
       expect((await get(`${lake}&datetime=${bad}`)).status, bad).to.equal(400);
     }
   });

@@ -21,7 +21,7 @@ describe('datetime: instants and intervals (open ends `..` or empty)', () => {
   });
 
   it('refuses an open instant, three parts and a reversed interval', () => {
-    for (const bad of ['..', '../../..', '2024-01-05T00:00:00Z/2024-01-01T00:00:00Z', 'yesterday']) {
+    for (const bad of ['..', '2024-01-05T00:00:00Z/../..', '2024-01-05T00:00:00Z/2024-01-01T00:00:00Z', 'yesterday']) {
       expect(() => parseDatetime(bad), bad).to.throw(InvalidDatetimeError);
     }
   });
