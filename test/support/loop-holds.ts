@@ -12,7 +12,7 @@ import { runInNewContext } from 'node:vm';
  * A full garbage collection, so that a measurement starts without the garbage earlier suites of
  * this process left: a major collection of it would otherwise land inside the measured work and
  * be counted as a hold of the code under test (seen: 220-250 ms in the whole suite, where the
- * same test alone holds the loop under 50 ms).
+ * same test alone holds the loop about 60 ms).
  */
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
