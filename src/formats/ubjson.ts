@@ -11,6 +11,8 @@
  * read it), strings `S` with an integer length, object keys as length and bytes. Multi-byte values
  * are big-endian, as the spec requires.
  */
+import { takeTurn, turnDue } from '../ports/event-loop-turns.js';
+
 const INT8 = 0x69; // i
 const UINT8 = 0x55; // U
 const INT16 = 0x49; // I
@@ -182,4 +184,17 @@ function stringEnd(text: string, start: number): number {
     if (backslashes % 2 === 0) return q;
     i = q + 1;
   }
+}
+
+/**
+ * A JSON document given as text pieces (DGGS-JSON, DGGS-JSON-FG), transcoded to UBJSON as it is
+ * written, with a turn of the event loop whenever one is due; stops at a turn once `signal` aborts.
+ */
+export async function ubjsonOfPieces(pieces: Iterable<string>, signal?: AbortSignal): Promise<Buffer> {
+  const out = new JsonToUbjson();
+  for (const piece of pieces) {
+    out.write(piece);
+    if (turnDue()) await takeTurn(signal);
+  }
+  return out.end();
 }

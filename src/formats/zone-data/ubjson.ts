@@ -1,21 +1,15 @@
 import type { ZoneData } from '../../domain/zone-data.js';
 import type { ZoneDataContext, ZoneDataEncoding } from './encoding.js';
-import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import { dggsJsonPieces } from './dggs-json.js';
-import { JsonToUbjson } from '../ubjson.js';
+import { ubjsonOfPieces } from '../ubjson.js';
 import { CONF } from '../conformance-classes.js';
 
 /**
  * DGGS-UBJSON (OGC 21-038r1 /req/data-ubjson/content): the DGGS-JSON document of the same request,
- * transcoded to UBJSON as its text is written, with a turn of the event loop after each slice of work.
+ * transcoded to UBJSON as its text is written (ubjsonOfPieces).
  */
 async function* zoneDataUbjson(data: ZoneData, ctx: ZoneDataContext): AsyncGenerator<Buffer> {
-  const out = new JsonToUbjson();
-  for (const piece of dggsJsonPieces(data, ctx)) {
-    out.write(piece);
-    if (turnDue()) await takeTurn(ctx.signal);
-  }
-  yield out.end();
+  yield await ubjsonOfPieces(dggsJsonPieces(data, ctx), ctx.signal);
 }
 
 /** DGGS-UBJSON under its OGC media type, and the same document under the plain UBJSON one. */

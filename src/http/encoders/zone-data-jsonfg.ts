@@ -4,8 +4,7 @@ import type { Reply } from '../route.js';
 import { mediaType } from '../../formats/registry.js';
 import { bytesOf, pacedBytes } from '../../formats/paced-pieces.js';
 import { profileUri } from '../../formats/zone-data/encoding.js';
-import { JsonToUbjson } from '../../formats/ubjson.js';
-import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
+import { ubjsonOfPieces } from '../../formats/ubjson.js';
 
 /** The DGGS-JSON-FG profiles (OGC 21-038r1 /req/data-dggs-jsonfg), asked with `profile` beside geo+json. */
 export const JSONFG_DGGS_PROFILES = ['jsonfg-dggs', 'jsonfg-dggs-plus', 'jsonfg-dggs-zoneids', 'jsonfg-dggs-zoneids-plus'] as const;
@@ -23,7 +22,7 @@ const CONFORMS_TO = ['https://www.opengis.net/spec/json-fg-1/0.2/conf/core', 'ht
  * DGGS-UBJSON-FG (`geo-ubjson`, /req/data-dggs-ubjsonfg/content) is the same document in UBJSON,
  * transcoded from its text as DGGS-UBJSON is from DGGS-JSON (zone-data/ubjson.ts).
  */
-export async function zoneFeaturesJsonFg(f: ZoneFeatures, profile: JsonFgDggsProfile, links: Link[], format: 'geojson' | 'geo-ubjson' = 'geojson'): Promise<Reply> {
+export async function zoneFeaturesJsonFg(f: ZoneFeatures, profile: JsonFgDggsProfile, links: Link[], format: 'geojson' | 'geo-ubjson', signal?: AbortSignal): Promise<Reply> {
   const head = {
     type: 'FeatureCollection',
     conformsTo: CONFORMS_TO,
@@ -51,15 +50,6 @@ export async function zoneFeaturesJsonFg(f: ZoneFeatures, profile: JsonFgDggsPro
   return {
     contentType: mediaType(format),
     headers: { Link: `<${profileUri(profile)}>; rel="profile"` },
-    body: format === 'geo-ubjson' ? await ubjsonOf(pieces()) : await bytesOf(pacedBytes(pieces())),
+    body: format === 'geo-ubjson' ? await ubjsonOfPieces(pieces(), signal) : await bytesOf(pacedBytes(pieces(), signal)),
   };
-}
-
-async function ubjsonOf(pieces: Iterable<string>): Promise<Buffer> {
-  const out = new JsonToUbjson();
-  for (const piece of pieces) {
-    out.write(piece);
-    if (turnDue()) await takeTurn();
-  }
-  return out.end();
 }

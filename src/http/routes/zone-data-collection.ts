@@ -105,5 +105,5 @@ async function zoneFeaturesReply(features: ZoneFeaturesService, params: Params, 
     links.link('alternate', path, { type: mediaType(other), title: title(other), query: { ...carried, f: F_VALUE[other] } }),
     links.link('https://www.opengis.net/def/rel/ogc/1.0/dggrs', `/dggs/${encodeURIComponent(params.dggrs_id)}`, { type: 'application/json', title: 'The grid' }),
     links.link('https://www.opengis.net/def/rel/ogc/1.0/geodata', `/collections/${encodeURIComponent(params.collection_id)}`, { type: 'application/json', title: 'The collection' }),
-  ], format);
+  ], format, signal);
 }
