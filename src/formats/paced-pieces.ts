@@ -36,6 +36,18 @@ export async function bytesOf(parts: AsyncIterable<Uint8Array>): Promise<Buffer>
   return all.length === 1 ? all[0]! : Buffer.concat(all);
 }
 
+/** Array items written per text piece: large answers stay a few thousand pieces, each small. */
+const ITEMS_PER_PIECE = 1024;
+
+/** The items of a JSON array, comma-separated (without its brackets), `item(i)` giving item i's text, in pieces of ITEMS_PER_PIECE items. */
+export function* jsonItems(count: number, item: (i: number) => string): Generator<string> {
+  for (let i = 0; i < count; i += ITEMS_PER_PIECE) {
+    let text = '';
+    for (let j = i; j < Math.min(count, i + ITEMS_PER_PIECE); j++) text += j ? `,${item(j)}` : item(j);
+    yield text;
+  }
+}
+
 /** A JSON number, or null for NaN, infinities and missing values (as JSON.stringify writes them). */
 export function jsonNumber(v: number | null | undefined): string {
   return typeof v === 'number' && Number.isFinite(v) ? String(v) : 'null';

@@ -1,6 +1,6 @@
 import type { DepthValues, ZoneData } from '../../domain/zone-data.js';
 import { profileUri, type ZoneDataContext, type ZoneDataEncoding } from './encoding.js';
-import { jsonNumber, pacedBytes } from '../paced-pieces.js';
+import { jsonItems, jsonNumber, pacedBytes } from '../paced-pieces.js';
 import { CONF } from '../conformance-classes.js';
 
 /**
@@ -27,8 +27,6 @@ import { CONF } from '../conformance-classes.js';
  * Written as text pieces (paced-pieces.ts) like DGGS-JSON, so memory stays that of the text.
  */
 export const COVERAGEJSON_PROFILES = ['covjson-dggs', 'covjson-dggs-zoneids'] as const;
-
-const BLOCK = 1024;
 
 function parameters(data: ZoneData): Record<string, unknown> {
   return Object.fromEntries(
@@ -74,14 +72,6 @@ function timeAxis(ctx: ZoneDataContext): { axis: Record<string, unknown>; refere
   };
 }
 
-function* numbers(count: number, value: (i: number) => string): Generator<string> {
-  for (let i = 0; i < count; i += BLOCK) {
-    let text = '';
-    for (let j = i; j < Math.min(count, i + BLOCK); j++) text += j ? `,${value(j)}` : value(j);
-    yield text;
-  }
-}
-
 /** One Coverage (without its closing brace), its members before `ranges` given by `head`. */
 function* coveragePieces(data: ZoneData, ctx: ZoneDataContext, profile: string, d: DepthValues, head: Record<string, unknown>): Generator<string> {
   const n = d.zones.length;
@@ -89,14 +79,14 @@ function* coveragePieces(data: ZoneData, ctx: ZoneDataContext, profile: string, 
   const referencing = [{ coordinates: ['zone'], system: zoneSystem(data, ctx, profile, d.depth) }, ...(time ? [time.referencing] : [])];
   yield JSON.stringify(head).slice(0, -1);
   yield `${Object.keys(head).length ? ',' : ''}"domain":{"type":"Domain","domainType":${JSON.stringify(profileUri(profile))},"axes":{"zone":{"values":[`;
-  if (profile === 'covjson-dggs-zoneids') yield* numbers(n, (i) => JSON.stringify(d.zones[i]));
-  else yield* numbers(n, (i) => String(i + 1));
+  if (profile === 'covjson-dggs-zoneids') yield* jsonItems(n, (i) => JSON.stringify(d.zones[i]));
+  else yield* jsonItems(n, (i) => String(i + 1));
   yield `]}${time ? `,"t":${JSON.stringify(time.axis)}` : ''}},"referencing":${JSON.stringify(referencing)}},"ranges":{`;
   const names = Object.keys(data.fields);
   for (let f = 0; f < names.length; f++) {
     yield `${f ? ',' : ''}${JSON.stringify(names[f])}:{"type":"NdArray","dataType":"float","axisNames":["zone"],"shape":[${n}],"values":[`;
     const values = d.values[names[f]!];
-    yield* numbers(n, (i) => jsonNumber(values?.[i]));
+    yield* jsonItems(n, (i) => jsonNumber(values?.[i]));
     yield ']}';
   }
   yield '}';

@@ -1,6 +1,6 @@
 import type { ZoneData } from '../../domain/zone-data.js';
 import type { ZoneDataContext, ZoneDataEncoding } from './encoding.js';
-import { jsonNumber, pacedBytes } from '../paced-pieces.js';
+import { jsonItems, jsonNumber, pacedBytes } from '../paced-pieces.js';
 import { CONF } from '../conformance-classes.js';
 /**
  * DGGS-JSON (OGC 21-038r1 /req/data-json/content): `values` per field, one entry per depth
@@ -10,8 +10,6 @@ import { CONF } from '../conformance-classes.js';
  * Written as text pieces (see paced-pieces.ts): the answer can hold hundreds of thousands
  * of values, and a JSON text costs far less memory than the object tree JSON.stringify needs.
  */
-const BLOCK = 1024;
-
 export function* dggsJsonPieces(data: ZoneData, ctx: ZoneDataContext): Generator<string> {
   const names = Object.keys(data.fields);
   const keys = names.map((n) => JSON.stringify(n));
@@ -36,11 +34,7 @@ export function* dggsJsonPieces(data: ZoneData, ctx: ZoneDataContext): Generator
       const n = d.zones.length;
       yield `${k ? ',' : ''}{"depth":${d.depth},"shape":{"count":${n},"subZones":${n}},"data":[`;
       const values = d.values[names[f]!];
-      for (let i = 0; i < n; i += BLOCK) {
-        let text = '';
-        for (let j = i; j < Math.min(n, i + BLOCK); j++) text += j ? `,${jsonNumber(values?.[j])}` : jsonNumber(values?.[j]);
-        yield text;
-      }
+      yield* jsonItems(n, (i) => jsonNumber(values?.[i]));
       yield ']}';
     }
     yield ']';
@@ -62,7 +56,7 @@ export function* dggsJsonPieces(data: ZoneData, ctx: ZoneDataContext): Generator
   for (let k = 0; k < data.depths.length; k++) {
     const d = data.depths[k]!;
     yield `${k ? ',' : ''}{"depth":${d.depth},"zoneIds":[`;
-    for (let i = 0; i < d.zones.length; i += BLOCK) yield `${i ? ',' : ''}${d.zones.slice(i, i + BLOCK).map((z) => JSON.stringify(z)).join(',')}`;
+    yield* jsonItems(d.zones.length, (i) => JSON.stringify(d.zones[i]));
     yield ']}';
   }
   yield ']}';
