@@ -77,6 +77,14 @@ export function keptSubZone(d: DepthValues, i: number): boolean {
   return d.excluded?.[i] !== 1;
 }
 
+/** A field's values at one depth as doubles, NaN where there is none (the float encodings' no value). */
+export function valuesAsDoubles(d: DepthValues, field: string): Float64Array {
+  const values = d.values[field];
+  const out = new Float64Array(d.zones.length);
+  for (let i = 0; i < out.length; i++) out[i] = values?.[i] ?? Number.NaN;
+  return out;
+}
+
 export interface SourceLink {
   href: string;
   rel?: string;

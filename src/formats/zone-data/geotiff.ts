@@ -1,5 +1,5 @@
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
-import type { DepthValues, ZoneData } from '../../domain/zone-data.js';
+import { valuesAsDoubles, type DepthValues, type ZoneData } from '../../domain/zone-data.js';
 import type { RasterFrame, ZoneRaster } from '../../domain/raster/zone-raster.js';
 import { checkRasterCells, depthFrame, rasterizeOnFrame } from '../raster-frames.js';
 import { CONF } from '../conformance-classes.js';
@@ -36,7 +36,7 @@ function checkGeotiff(plan: ZoneDataPlan): void {
 
 function depthImage(raster: ZoneRaster, d: DepthValues, names: readonly string[], reduced: boolean, tags: TiffTag[]): TiffImage {
   // Per band, the value of each sub-zone as a double (NaN for null), looked up per pixel.
-  const bands = names.map((n) => Float64Array.from(d.values[n] ?? [], (v) => v ?? NaN));
+  const bands = names.map((n) => valuesAsDoubles(d, n));
   const { width, index } = raster;
   return {
     width,

@@ -1,5 +1,5 @@
 import { Zip, ZipDeflate } from 'fflate';
-import type { DepthValues, ZoneData } from '../../domain/zone-data.js';
+import { valuesAsDoubles, type DepthValues, type ZoneData } from '../../domain/zone-data.js';
 import type { ZoneDataContext, ZoneDataEncoding } from './encoding.js';
 import { profileUri } from './encoding.js';
 import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
@@ -63,15 +63,6 @@ function zarray(a: ZarrArray): Record<string, unknown> {
   };
 }
 
-function float64s(values: readonly (number | null)[] | undefined, n: number): Uint8Array {
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const v = values?.[i];
-    out[i] = v === null || v === undefined ? Number.NaN : v;
-  }
-  return new Uint8Array(out.buffer);
-}
-
 /** Fixed-width UTF-32LE strings, as NumPy's `<U{width}` holds them (zero-padded). */
 function unicodes(ids: readonly string[]): { dtype: string; bytes: Uint8Array } {
   const points = ids.map((id) => Array.from(id, (c) => c.codePointAt(0)!));
@@ -131,7 +122,7 @@ function depthArrays(data: ZoneData, d: DepthValues, ctx: ZoneDataContext, zoneI
     const attrs: Record<string, unknown> = { ...dims, ...extra, long_name: meta.title || field, field };
     if (meta.svc_unit) attrs.units = meta.svc_unit;
     if (meta.description) attrs.description = meta.description;
-    arrays.set(arrayName(field, taken), { dtype: '<f8', bytes: float64s(d.values[field], n), count: n, fill: 'NaN', attrs });
+    arrays.set(arrayName(field, taken), { dtype: '<f8', bytes: new Uint8Array(valuesAsDoubles(d, field).buffer), count: n, fill: 'NaN', attrs });
   }
   return arrays;
 }
