@@ -29,7 +29,7 @@ async function* zoneDataParquet(data: ZoneData, ctx: ZoneDataContext, geo: boole
           continue;
         }
         list.push(geometry.wkb(outlineToGeoJson(ctx.grid.zoneOutline(zone, ctx.refined))));
-        if (turnDue()) await takeTurn();
+        if (turnDue()) await takeTurn(ctx.signal);
       }
       wkb.push(list);
     }

@@ -48,7 +48,7 @@ export function collectionSchemaRoute(service: CollectionsService, kind: 'querya
 /**
  * Every name is a row queryable (items, the cross-collection body); the zone-data and zone-list
  * filters (OGC API - DGGS) test each zone's values of the numeric fields and its outline as
- * `geometry` (docs/formats.md, filters).
+ * `geometry` (README, "Filters"; docs/decisions.md).
  */
 const QUERYABLES_DESCRIPTION = 'Names accepted by properties, exclude-properties and CQL2 filters (zone filters: the numeric fields and geometry, the zone outline).';
 

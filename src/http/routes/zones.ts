@@ -70,7 +70,7 @@ function listLinks(links: Links, scope: Scope, page: ZoneListPage, format: Forma
 
 /** Bounds of the zone list encodings (config `limits`). */
 export interface ZoneListLimits {
-  /** Pixels a GeoTIFF zone list may have. */
+  /** Cells (pixels times bands) a GeoTIFF zone list may have (limits.maxRasterCells). */
   maxRasterCells: number;
 }
 
