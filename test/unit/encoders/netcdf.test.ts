@@ -7,12 +7,7 @@ import { NetCDFReader } from 'netcdfjs';
 import { GRID_FACTORIES } from '../../../src/adapters/grids/catalog.js';
 import type { ZoneData } from '../../../src/domain/zone-data.js';
 import { netcdf } from '../../../src/formats/zone-data/netcdf.js';
-
-async function bytesOf(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const out: Uint8Array[] = [];
-  for await (const c of chunks) out.push(c);
-  return Buffer.concat(out);
-}
+import { bytesOf } from '../../../src/formats/paced-pieces.js';
 
 describe('netCDF zone-data encoder', () => {
   it('writes a field named `zone` beside the coordinate variable, not over it', async () => {
