@@ -14,13 +14,13 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { PYTHON } from './python.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { TOKENS } from '../../src/app/tokens.js';
 import type { GridRegistry } from '../../src/ports/grid-registry.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
 const DGG = process.env.DGGAL_DGG ?? '';
 const run = promisify(execFile);
 

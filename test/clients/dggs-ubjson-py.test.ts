@@ -4,15 +4,12 @@
  * (Debian: apt-get install -y python3-ubjson); fails when it is missing.
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { requirePython, runPython } from './python.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
-const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
-const run = promisify(execFile);
 
 describe('DGGS-UBJSON through py-ubjson', function () {
   this.timeout(120_000);
@@ -20,11 +17,7 @@ describe('DGGS-UBJSON through py-ubjson', function () {
   const dir = mkdtempSync(path.join(tmpdir(), 'dggs-ubjson-py-'));
 
   before(async () => {
-    try {
-      await run(PYTHON, ['-c', 'import ubjson']);
-    } catch (err) {
-      throw new Error(`${PYTHON} cannot import ubjson (apt-get install -y python3-ubjson): ${(err as Error).message}`);
-    }
+    await requirePython('import ubjson', 'python3-ubjson');
     s = await startTestServer();
   });
   after(() => s?.close());
@@ -34,7 +27,7 @@ describe('DGGS-UBJSON through py-ubjson', function () {
       const file = path.join(dir, `${Math.random().toString(36).slice(2)}.dggs.ubj`);
       writeFileSync(file, Buffer.from(await (await s.get(`${p}&f=ubjson`)).arrayBuffer()));
       // The command-line converter of the standard's tip, run as a module.
-      const { stdout } = await run(PYTHON, ['-m', 'ubjson', 'tojson', file], { maxBuffer: 64 << 20 });
+      const { stdout } = await runPython(['-m', 'ubjson', 'tojson', file]);
       const fromPy = JSON.parse(stdout);
       const json = await (await s.get(`${p}&f=json`)).json();
       const { links: _a, ...a } = fromPy;

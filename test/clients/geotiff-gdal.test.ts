@@ -9,17 +9,17 @@
  */
 import { expect } from 'chai';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { PYTHON, requirePython } from './python.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { TOKENS } from '../../src/app/tokens.js';
 import type { Dggrs, GridRegistry } from '../../src/ports/grid-registry.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 const run = promisify(execFile);
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 
 /**
  * rasterio at points: for each request {overview, points}, opens the file (the full image, or overview
@@ -65,12 +65,10 @@ describe('GeoTIFF answers read by GDAL (gdalinfo) and rasterio', function () {
   let grids: GridRegistry;
 
   before(async () => {
-    try {
-      await run('gdalinfo', ['--version']);
-      await run(PYTHON, ['-c', 'import rasterio']);
-    } catch (err) {
-      throw new Error(`gdalinfo or ${PYTHON} with rasterio missing (apt-get install -y gdal-bin python3-rasterio): ${(err as Error).message}`);
-    }
+    await run('gdalinfo', ['--version']).catch((err: Error) => {
+      throw new Error(`gdalinfo missing (apt-get install -y gdal-bin): ${err.message}`);
+    });
+    await requirePython('import rasterio', 'python3-rasterio');
     s = await startTestServer();
     grids = s.app.container.get<GridRegistry>(TOKENS.GridRegistry);
     dir = mkdtempSync(path.join(tmpdir(), 'geotiff-gdal-'));

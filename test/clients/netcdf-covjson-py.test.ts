@@ -6,15 +6,12 @@
  * when one is missing.
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { requirePython, runPython } from './python.js';
 import { REPO_ROOT, startTestServer, type TestServer } from '../support/test-server.js';
 
-const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
-const run = promisify(execFile);
 const SCHEMA = path.join(REPO_ROOT, 'test/fixtures/covjson/schema.json');
 
 /** Prints what xarray and netCDF4 read of a file, as JSON (NaN as null). */
@@ -64,13 +61,7 @@ describe('netCDF-3 through xarray and netCDF4, CoverageJSON through jsonschema',
   const dir = mkdtempSync(path.join(tmpdir(), 'netcdf-covjson-py-'));
 
   before(async () => {
-    for (const module of ['netCDF4', 'xarray', 'jsonschema']) {
-      try {
-        await run(PYTHON, ['-c', `import ${module}`]);
-      } catch (err) {
-        throw new Error(`${PYTHON} cannot import ${module} (apt-get install -y python3-netcdf4 python3-xarray python3-jsonschema): ${(err as Error).message}`);
-      }
-    }
+    await requirePython('import netCDF4, xarray, jsonschema', 'python3-netcdf4 python3-xarray python3-jsonschema');
     expect(existsSync(SCHEMA), SCHEMA).to.equal(true);
     s = await startTestServer();
   });
@@ -89,7 +80,7 @@ describe('netCDF-3 through xarray and netCDF4, CoverageJSON through jsonschema',
       it(`xarray.open_dataset reads ${profile} ${p} as the DGGS-JSON of the same request`, async () => {
         const ref = (await (await s.get(`${p}&f=json`)).json()) as DggsJson;
         const file = await download(`${p}&f=netcdf&profile=${profile}`);
-        const { stdout } = await run(PYTHON, ['-c', READ_NETCDF, file], { maxBuffer: 64 << 20 });
+        const { stdout } = await runPython(['-c', READ_NETCDF, file]);
         const ds = JSON.parse(stdout);
         expect(ds.format).to.equal('NETCDF3_CLASSIC');
         expect(ds.netcdf4_profile).to.equal(`https://www.opengis.net/def/profile/ogc/0/${profile}`);
@@ -114,7 +105,7 @@ describe('netCDF-3 through xarray and netCDF4, CoverageJSON through jsonschema',
     for (const profile of ['covjson-dggs', 'covjson-dggs-zoneids']) {
       it(`jsonschema validates ${profile} ${p} against the CoverageJSON schema`, async () => {
         const file = await download(`${p}&f=covjson&profile=${profile}`);
-        const { stdout } = await run(PYTHON, ['-c', VALIDATE_COVJSON, SCHEMA, file], { maxBuffer: 64 << 20 });
+        const { stdout } = await runPython(['-c', VALIDATE_COVJSON, SCHEMA, file]);
         expect(JSON.parse(stdout)).to.deep.equal([]);
       });
     }

@@ -4,15 +4,12 @@
  * for its self and alternate links, which name each its own format. Fails when py-ubjson is missing.
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { requirePython, runPython } from './python.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
-const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
-const run = promisify(execFile);
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -22,11 +19,7 @@ describe('DGGS-UBJSON-FG through py-ubjson', function () {
   const dir = mkdtempSync(path.join(tmpdir(), 'ubjsonfg-py-'));
 
   before(async () => {
-    try {
-      await run(PYTHON, ['-c', 'import ubjson']);
-    } catch (err) {
-      throw new Error(`${PYTHON} cannot import ubjson (apt-get install -y python3-ubjson): ${(err as Error).message}`);
-    }
+    await requirePython('import ubjson', 'python3-ubjson');
     s = await startTestServer();
   });
   after(() => s?.close());
@@ -41,7 +34,7 @@ describe('DGGS-UBJSON-FG through py-ubjson', function () {
       expect(res.headers.get('content-type')).to.equal('application/geo+ubjson');
       const file = path.join(dir, `${profile}.ubj`);
       writeFileSync(file, Buffer.from(await res.arrayBuffer()));
-      const { stdout } = await run(PYTHON, ['-m', 'ubjson', 'tojson', file], { maxBuffer: 64 << 20 });
+      const { stdout } = await runPython(['-m', 'ubjson', 'tojson', file]);
       const fromPy = JSON.parse(stdout);
       const json = (await (await s.get(`${base}&profile=${profile}&f=geo%2Bjson`)).json()) as Json;
       expect(json.features).to.not.be.empty;

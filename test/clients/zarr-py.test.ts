@@ -5,15 +5,12 @@
  * when python3, zarr or xarray is missing.
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { requirePython, runPython } from './python.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
-const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
-const run = promisify(execFile);
 
 /** Prints, as JSON, each depth's coordinate and field values as xarray reads them, and the root's attributes as zarr does. */
 const READ = `
@@ -40,11 +37,7 @@ describe('zipped Zarr 2 through Python zarr and xarray', function () {
   const dir = mkdtempSync(path.join(tmpdir(), 'zarr-py-'));
 
   before(async () => {
-    try {
-      await run(PYTHON, ['-c', 'import zarr, xarray; assert zarr.__version__.startswith("2."), zarr.__version__']);
-    } catch (err) {
-      throw new Error(`${PYTHON} cannot import Zarr 2 and xarray (apt-get install -y python3-zarr python3-xarray): ${(err as Error).message}`);
-    }
+    await requirePython('import zarr, xarray; assert zarr.__version__.startswith("2."), zarr.__version__', 'python3-zarr python3-xarray');
     s = await startTestServer();
   });
   after(() => s?.close());
@@ -59,7 +52,7 @@ describe('zipped Zarr 2 through Python zarr and xarray', function () {
         const file = path.join(dir, `${Math.random().toString(36).slice(2)}.zarr.zip`);
         writeFileSync(file, Buffer.from(await (await s.get(`${p}&f=zarr&profile=${profile}`)).arrayBuffer()));
         const json = (await (await s.get(`${p}&f=json`)).json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
-        const { stdout } = await run(PYTHON, ['-c', READ, file, json.depths.join(',')], { maxBuffer: 64 << 20 });
+        const { stdout } = await runPython(['-c', READ, file, json.depths.join(',')]);
         const read = JSON.parse(stdout);
         expect(read.attrs).to.include({ profile: `https://www.opengis.net/def/profile/ogc/0/${profile}`, zone_id: json.zoneId });
         expect(read.groups).to.deep.equal(json.depths.map((d: number) => `depth_${d}`));

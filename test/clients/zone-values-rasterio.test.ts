@@ -8,11 +8,11 @@
  * Needs python3 with rasterio (Debian: apt-get install -y python3-rasterio); fails when missing.
  */
 import { expect } from 'chai';
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { PYTHON, requirePython } from './python.js';
 import { REPO_ROOT, type TestServer } from '../support/test-server.js';
 import { TOKENS } from '../../src/app/tokens.js';
 import type { GridRegistry } from '../../src/ports/grid-registry.js';
@@ -21,7 +21,6 @@ import {
   COG, expectWithinTolerance, pmtilesPixels, startElevationServer, writeElevationPmtiles, zoneData, ZONE_CASES, type AnsweredDepth, type Collection, type ExactStats,
 } from '../http/zone-values-exact.js';
 
-const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
 const SCRIPT = path.join(REPO_ROOT, 'test/clients/zone-stats-rasterio.py');
 const EARTH = 20037508.342789244; // half the Web Mercator world, metres
 
@@ -50,11 +49,7 @@ describe('raster zone values against rasterio (GDAL rasterizing the zone polygon
   let rasters: Record<Collection, RasterSpec>;
 
   before(async () => {
-    try {
-      await promisify(execFile)(PYTHON, ['-c', 'import rasterio, numpy']);
-    } catch (err) {
-      throw new Error(`${PYTHON} cannot import rasterio (apt-get install -y python3-rasterio): ${(err as Error).message}`);
-    }
+    await requirePython('import rasterio, numpy', 'python3-rasterio');
     const dir = mkdtempSync(path.join(tmpdir(), 'zone-values-rasterio-'));
     s = await startElevationServer(writeElevationPmtiles(dir));
     // The archive's max-zoom pixels as rasterio reads them: float32, NaN for nodata, EPSG:3857.
