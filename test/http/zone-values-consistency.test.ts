@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loopHolds } from '../support/loop-holds.js';
+import { HOLD_RERUNS, loopHolds } from '../support/loop-holds.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { TOKENS } from '../../src/app/tokens.js';
 import type { GridRegistry } from '../../src/ports/grid-registry.js';
@@ -65,7 +65,8 @@ describe('raster zone values: independent of the other depths, never null where 
     });
   }
 
-  it('keeps the event loop turning while a heavy aggregation runs (every pixel centre of a large zone, five depths)', async () => {
+  it('keeps the event loop turning while a heavy aggregation runs (every pixel centre of a large zone, five depths)', async function () {
+    this.retries(HOLD_RERUNS);
     // Without the decoded-tile cache, so the request decodes its tiles too, however warm the other tests left them.
     const cold = await startTestServer({ rasters: { tileCacheBytes: 0 } });
     const cpuMs = () => {

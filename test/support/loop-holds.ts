@@ -26,6 +26,14 @@ function pausedWithin(pauses: readonly PerformanceEntry[], start: number, end: n
   return ms;
 }
 
+/**
+ * How many times mocha re-runs a loop-hold test that failed (`this.retries(HOLD_RERUNS)`). A reading
+ * is one sample of a shared machine: on a slow CI virtual machine one wait of 177 ms (CPU time, GC
+ * taken out) showed up in a scan whose other waits were about 20 ms, as it does on this machine alone,
+ * and did not come back. Work that is not sliced holds the loop on every run, so a re-run cannot hide it.
+ */
+export const HOLD_RERUNS = 2;
+
 export async function loopHolds<T>(work: () => Promise<T>, everyMs = 2): Promise<{ result: T; tookMs: number; longestMs: number }> {
   const pauses: PerformanceEntry[] = [];
   const collections = new PerformanceObserver((list) => pauses.push(...list.getEntries()));

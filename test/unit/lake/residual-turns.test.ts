@@ -11,7 +11,7 @@ import { DuckDbLake } from '../../../src/adapters/lake/duckdb-lake.js';
 import { S3ParquetLake } from '../../../src/adapters/lake-s3/s3-parquet-lake.js';
 import type { LakeReader } from '../../../src/ports/lake-reader.js';
 import { startLoopbackS3, type LoopbackS3 } from '../../support/s3-server.js';
-import { loopHolds } from '../../support/loop-holds.js';
+import { HOLD_RERUNS, loopHolds } from '../../support/loop-holds.js';
 import type { Collection } from '../../../src/domain/collection.js';
 import { parseCql2Json, parseCql2Text } from '../../../src/domain/cql2/index.js';
 import { ensureDemoLake } from '../../../scripts/demo/make-lake.js';
@@ -60,7 +60,8 @@ describe('lake: the exact test in JS leaves the event loop turning', function ()
   });
 
   for (const [name, make] of lakes) {
-    it(`${name}: a page whose every candidate needs a test through 1,800 rings keeps timer gaps short`, async () => {
+    it(`${name}: a page whose every candidate needs a test through 1,800 rings keeps timer gaps short`, async function () {
+      this.retries(HOLD_RERUNS);
       const lake = await make();
       try {
         await lake.describe(stations);
@@ -102,7 +103,8 @@ describe('object-store lake: rows each costly to relate to the literal leave the
     await s3?.close();
   });
 
-  it('a page of 300 lines, each crossing the literal at every edge, keeps timer gaps short', async () => {
+  it('a page of 300 lines, each crossing the literal at every edge, keeps timer gaps short', async function () {
+    this.retries(HOLD_RERUNS);
     const filter = parseCql2Text(`S_CROSSES(geometry, LINESTRING(${zigzag(400, 0)}))`);
     const { result: page, tookMs, longestMs } = await loopHolds(() => lake.page(lines, { offset: 0, limit: 5, columns: ['v'], filter }));
     expect(page.numberMatched).to.equal(300);
