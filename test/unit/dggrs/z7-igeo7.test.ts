@@ -3,7 +3,8 @@
  * (test/fixtures/dggrid/igeo7-worked-examples.json): the Z7 numbering is the same, the grid is not.
  * DGGRID places icosahedron vertex 0 at 11.25E (DGGAL and OGC Annex B: 11.20E) and reads latitudes as
  * authalic (DGGAL converts geodetic latitudes first), so one id names zones about 0.05 degrees of longitude
- * and up to 0.13 degrees of latitude apart. That is why IGEO7 is not offered as an alias.
+ * and up to 0.13 degrees of latitude apart. That is why IGEO7 is its own grid (src/domain/dggrs/grids/dggrid-grids.ts,
+ * held to DGGRID's answers in igeo7-oracle.test.ts), not an alias.
  */
 import { expect } from 'chai';
 import fs from 'node:fs';
