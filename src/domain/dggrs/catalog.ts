@@ -3,6 +3,7 @@
  * npm packages (H3, A5) join them in the adapters' catalog (src/adapters/grids/catalog.ts).
  */
 import type { Dggrs } from './dggrs.js';
+import { createIgeo7 } from './grids/dggrid-grids.js';
 import { createIsea3h, createIsea4r, createIsea7h, createIsea7hZ7, createIsea9r } from './grids/isea-grids.js';
 import { createIvea3h, createIvea4r, createIvea7h, createIvea7hZ7, createIvea9r } from './grids/ivea-grids.js';
 import { createRtea3h, createRtea4r, createRtea7h, createRtea7hZ7, createRtea9r } from './grids/rtea-grids.js';
@@ -19,6 +20,7 @@ export const DOMAIN_GRIDS: Readonly<Record<string, GridFactory>> = {
   ISEA7H: createIsea7h,
   IVEA7H_Z7: createIvea7hZ7,
   ISEA7H_Z7: createIsea7hZ7,
+  IGEO7: createIgeo7,
   IVEA3H: createIvea3h,
   ISEA3H: createIsea3h,
   ISEA9R: createIsea9r,
