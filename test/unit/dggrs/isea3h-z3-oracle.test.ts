@@ -174,6 +174,23 @@ describe("ISEA3H_Z3 against DGGRID 9.0b's ISEA3H with Z3 (test/fixtures/dggrid)"
     }
   });
 
+  it("keeps DGGRID's corners inside each zone's bbox, and numeric keys name the zone of the point", () => {
+    const inLon = (lon: number, w: number, e: number): boolean => (w <= e ? lon >= w - 1e-7 && lon <= e + 1e-7 : lon >= w - 1e-7 || lon <= e + 1e-7);
+    for (const c of WHOLE_EARTH) {
+      const [w, s, e, n] = grid.describeZone(c.z3).bbox;
+      for (const [lon, lat] of c.vertices) {
+        expect(lat, `${c.z3} corner latitude`).to.be.within(s - 1e-7, n + 1e-7);
+        // At a pole the corner's longitude is a convention.
+        if (Math.abs(lat) < 90 - 1e-7) expect(inLon(lon, w, e), `${c.z3} corner ${lon} in ${w}..${e}`).to.equal(true);
+      }
+    }
+    for (const p of POINTS) {
+      for (const level of [0, 5, 12, 29]) {
+        expect(grid.zoneIdFromKey(grid.zoneKeyFromPoint(p.lon, p.lat, level), level), `${p.id}@${level}`).to.equal(grid.zoneFromPoint(p.lon, p.lat, level));
+      }
+    }
+  });
+
   it("maps DGGRID's cells to our ISEA3H zones as the id map does (ties named)", () => {
     let ties = 0;
     for (const m of IDMAP) {
