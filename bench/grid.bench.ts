@@ -13,8 +13,6 @@ import { iseaProjection } from '../src/domain/dggrs/projections/isea-projection.
 import { iveaProjection } from '../src/domain/dggrs/projections/ivea-projection.js';
 import type { SliceAndDiceProjection } from '../src/domain/dggrs/projections/slice-and-dice-projection.js';
 import { z7ToZone } from '../src/domain/dggrs/lattices/z7/z7-index.js';
-import { oursToDggrid } from '../src/domain/dggrs/lattices/z3/dggrid-frame.js';
-import { z3ToZone } from '../src/domain/dggrs/lattices/z3/z3-index.js';
 import { randomPoints, rate } from './measure.js';
 import { cellToLonLat, hexToU64 } from 'a5-js';
 import { GRID_FACTORIES } from '../src/adapters/grids/catalog.js';
@@ -58,10 +56,6 @@ const CENTROIDS: Record<string, () => (id: string) => [number, number]> = {
   ISEA7H_Z7: () => centroidVia(iseaProjection, (id) => centroidOf(z7ToZone(id)!), (id) => z7ToZone(id)!.sh > 0),
   IVEA3H: () => centroidVia(iveaProjection, (id) => i3hCentroid(parseI3HId(id)!), (id) => parseI3HId(id)!.sh > 0),
   ISEA3H: () => centroidVia(iseaProjection, (id) => i3hCentroid(parseI3HId(id)!), (id) => parseI3HId(id)!.sh > 0),
-  ISEA3H_Z3: () => {
-    const ours = centroidVia(iseaProjection, (id) => i3hCentroid(z3ToZone(id)!), (id) => z3ToZone(id)!.sh > 0);
-    return (id) => oursToDggrid(ours(id));
-  },
   H3: () => (id) => { const [lat, lon] = cellToLatLng(id); return [lon, lat]; },
   A5: () => (id) => cellToLonLat(hexToU64(id)) as unknown as [number, number],
 };

@@ -3,9 +3,8 @@
  * npm packages (H3, A5) join them in the adapters' catalog (src/adapters/grids/catalog.ts).
  */
 import type { Dggrs } from './dggrs.js';
-import { createIgeo7 } from './grids/dggrid-grids.js';
+import { createIgeo7, createIsea3hZ3 } from './grids/dggrid-grids.js';
 import { createIsea3h, createIsea4r, createIsea7h, createIsea7hZ7, createIsea9r } from './grids/isea-grids.js';
-import { createIsea3hZ3 } from './grids/isea-grids.js';
 import { createIvea3h, createIvea4r, createIvea7h, createIvea7hZ7, createIvea9r } from './grids/ivea-grids.js';
 import { createRtea3h, createRtea4r, createRtea7h, createRtea7hZ7, createRtea9r } from './grids/rtea-grids.js';
 import { GnosisGlobalGrid } from './lattices/gnosis/gnosis-grid.js';

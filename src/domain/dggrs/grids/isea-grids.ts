@@ -5,7 +5,6 @@
 import { I3HGrid } from '../lattices/3h/i3h-grid.js';
 import { I7HGrid } from '../lattices/7h/i7h-grid.js';
 import { RhombicGrid, rhombicDescription } from '../lattices/rhombic/rhombic-grid.js';
-import { Z3Grid } from '../lattices/z3/z3-grid.js';
 import { Z7Grid } from '../lattices/z7/z7-grid.js';
 import { iseaProjection } from '../projections/isea-projection.js';
 
@@ -47,20 +46,6 @@ export function createIsea3h(): I3HGrid {
       'Equal-area aperture 3 hexagonal grid (OGC 21-038r1 Annex B) on the Icosahedral Snyder Equal-Area (1992) ' +
       'projection of the WGS84 authalic sphere, one icosahedron vertex on land; odd levels turned 30 degrees, zones ' +
       'indexed through the ISEA9R cells of their level, sub-zones in scanline order.',
-    projection: iseaProjection,
-  });
-}
-
-/** DGGRID's ISEA3H (its preset frame) under its Z3 ids. */
-export function createIsea3hZ3(): Z3Grid {
-  return new Z3Grid({
-    id: 'ISEA3H_Z3',
-    title: 'ISEA3H_Z3: the ISEA3H grid of DGGRID with Z3 zone ids',
-    description:
-      'The ISEA3H grid of DGGRID: aperture 3 hexagons on the Icosahedral Snyder Equal-Area (1992) projection with vertex 0 at ' +
-      '11.25E, longitude and latitude read on the WGS84 authalic sphere as DGGRID reads them, named by Z3 ids: a quad ' +
-      '00-11 followed by one digit 0-2 per level; one (index) parent per zone, the id without its last digit.',
-    uri: 'https://github.com/sahrk/DGGRID',
     projection: iseaProjection,
   });
 }

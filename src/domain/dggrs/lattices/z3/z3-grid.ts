@@ -1,14 +1,14 @@
 /**
- * DGGRID's ISEA3H with its Z3 ids: the zones of our 3H grid moved into DGGRID's frame (dggrid-frame.ts)
- * and named by Z3 ids (z3-index.ts). Geometry, neighbours, areas, sub-zones and box lists are the 3H
- * grid's, moved; the hierarchy is DGGRID's index hierarchy: one parent, the id without its last digit.
+ * An aperture-3 hexagonal DGGRS named by DGGRID's Z3 ids (z3-index.ts): the zones, geometry, neighbours,
+ * areas, sub-zone order and box lists of the 3H grid on the same projection, renamed, with DGGRID's index
+ * hierarchy: one parent, the id without its last digit. DGGRID's own frame is a move of it
+ * (grids/dggrid-grids.ts).
  */
 import type { BBox, LonLat, Page, Stepped, ZoneDescription, ZoneSelection } from '../../dggrs.js';
 import { BaseDggrs, InvalidZoneIdError } from '../../core/base-dggrs.js';
 import { I3HGrid } from '../3h/i3h-grid.js';
 import { i3hId, parseI3HId, type I3HZone } from '../3h/i3h-zone.js';
 import type { SliceAndDiceProjection } from '../../projections/slice-and-dice-projection.js';
-import { dggridBoxToOurs, dggridToOurs, oursBoxToDggrid, oursToDggrid } from './dggrid-frame.js';
 import { Z3_MAX_LEVEL, z3Id, z3IndexChildren, z3IndexParent, z3Level, z3ToInt64, z3ToZone } from './z3-index.js';
 
 export interface Z3GridOptions {
@@ -58,12 +58,12 @@ export class Z3Grid extends BaseDggrs {
 
   zoneFromPoint(lon: number, lat: number, level: number): string {
     this.checkLevel(level);
-    return this.z3(this.h3.zoneFromPoint(...dggridToOurs(lon, lat), level));
+    return this.z3(this.h3.zoneFromPoint(lon, lat, level));
   }
 
   zoneKeyFromPoint(lon: number, lat: number, level: number): number {
     this.checkKeyLevel(level);
-    return this.h3.zoneKeyFromPoint(...dggridToOurs(lon, lat), level);
+    return this.h3.zoneKeyFromPoint(lon, lat, level);
   }
 
   zoneIdFromKey(key: number, level: number): string {
@@ -71,18 +71,11 @@ export class Z3Grid extends BaseDggrs {
   }
 
   describeZone(id: string): ZoneDescription {
-    const d = this.h3.describeZone(this.h3Id(id));
-    return {
-      ...d,
-      id,
-      centroid: oursToDggrid(d.centroid),
-      vertices: d.vertices.map((v) => oursToDggrid(v)),
-      bbox: oursBoxToDggrid(d.bbox),
-    };
+    return { ...this.h3.describeZone(this.h3Id(id)), id };
   }
 
   zoneOutline(id: string, refined: boolean): LonLat[] {
-    return this.h3.zoneOutline(this.h3Id(id), refined).map((p) => oursToDggrid(p, false));
+    return this.h3.zoneOutline(this.h3Id(id), refined);
   }
 
   /** DGGRID's index parent: one, among the zone's spatial parents (the 3H grid's). */
@@ -116,11 +109,10 @@ export class Z3Grid extends BaseDggrs {
     return this.h3.subZoneCount(h, relativeDepth);
   }
 
-  /** The 3H grid's list of the same boxes moved into its frame, renamed. */
+  /** The 3H grid's list, renamed (in its order: by the 3H 64-bit id). */
   selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {
     this.checkLevel(level);
-    const boxes = (typeof bbox[0] === 'number' ? [bbox as BBox] : (bbox as readonly BBox[])).map(dggridBoxToOurs);
-    const inner = this.h3.selectZonesInBBox(level, boxes);
+    const inner = this.h3.selectZonesInBBox(level, bbox);
     const rename = this.z3;
     return {
       edgeZones: inner.edgeZones,
