@@ -1,5 +1,5 @@
 /**
- * The grids added after IVEA7H/ISEA7H/H3 (Z7-named 7H grids, DGGRID's IGEO7, aperture-3 grids) on every route and in
+ * The grids added after IVEA7H/ISEA7H/H3 (Z7-named 7H grids, DGGRID's IGEO7, aperture-3 grids, DGGRID's ISEA3H with Z3 ids) on every route and in
  * every encoding, plus the 3H specifics: DGGAL's togeo read-back and the default-depth bound.
  */
 import { expect } from 'chai';
@@ -17,6 +17,7 @@ const NEW_GRIDS: Record<string, { uri: string; listLevel: number; dataLevel: num
   IGEO7: { uri: 'https://github.com/sahrk/DGGRID', listLevel: 7, dataLevel: 3, depth: 2 },
   IVEA3H: { uri: 'https://www.opengis.net/def/dggrs/OGC/1.0/IVEA3H', listLevel: 12, dataLevel: 8, depth: 4 },
   ISEA3H: { uri: 'https://www.opengis.net/def/dggrs/OGC/1.0/ISEA3H', listLevel: 12, dataLevel: 8, depth: 4 },
+  ISEA3H_Z3: { uri: 'https://github.com/sahrk/DGGRID', listLevel: 12, dataLevel: 8, depth: 4 },
 };
 
 describeGridRoutes('new grids on every route and encoding', NEW_GRIDS, (ctx, IDS) => {

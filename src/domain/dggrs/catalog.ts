@@ -3,7 +3,7 @@
  * npm packages (H3, A5) join them in the adapters' catalog (src/adapters/grids/catalog.ts).
  */
 import type { Dggrs } from './dggrs.js';
-import { createIgeo7 } from './grids/dggrid-grids.js';
+import { createIgeo7, createIsea3hZ3 } from './grids/dggrid-grids.js';
 import { createIsea3h, createIsea4r, createIsea7h, createIsea7hZ7, createIsea9r } from './grids/isea-grids.js';
 import { createIvea3h, createIvea4r, createIvea7h, createIvea7hZ7, createIvea9r } from './grids/ivea-grids.js';
 import { createRtea3h, createRtea4r, createRtea7h, createRtea7hZ7, createRtea9r } from './grids/rtea-grids.js';
@@ -23,6 +23,7 @@ export const DOMAIN_GRIDS: Readonly<Record<string, GridFactory>> = {
   IGEO7: createIgeo7,
   IVEA3H: createIvea3h,
   ISEA3H: createIsea3h,
+  ISEA3H_Z3: createIsea3hZ3,
   ISEA9R: createIsea9r,
   IVEA9R: createIvea9r,
   ISEA4R: createIsea4r,
