@@ -3,7 +3,8 @@
  * paged without listing them all. DGGAL takes the ISEA9R cells of a 5x6 rectangle found by sampling the
  * box through the projection (extent5x6FromWGS84), their zones (A, or B, C and D at odd levels) and the
  * two polar zones, and keeps a zone when both its quick corner extent and its densified extent meet the
- * box; the list is sorted by 64-bit id (root, index, letter).
+ * box; the list is sorted by 64-bit id (root, index, letter). Hence a zone centred across a seam of the
+ * net from a small box is not listed, in DGGAL's lists as in ours (test/unit/dggrs/i3h-small-boxes.test.ts).
  *
  * Here each root rhombus's cells inside the rectangle form a tree of rectangles decided by spherical caps
  * (box-cover.ts); only undecided ones are split, down to cells whose zones get DGGAL's two extent tests.
