@@ -11,7 +11,7 @@ export interface OutlineDefect {
 }
 
 const SEVEN_H = ['IVEA7H', 'ISEA7H', 'RTEA7H'] as const;
-const Z7 = ['IVEA7H_Z7', 'ISEA7H_Z7', 'RTEA7H_Z7'] as const;
+const Z7 = ['IVEA7H_Z7', 'ISEA7H_Z7', 'RTEA7H_Z7', 'IGEO7'] as const;
 const each = (grids: readonly string[], zones: readonly string[]): Record<string, readonly string[]> =>
   Object.fromEntries(grids.map((g) => [g, zones]));
 
@@ -19,7 +19,7 @@ export const KNOWN_INVALID_OUTLINES: readonly OutlineDefect[] = [
   {
     zones: { ...each(SEVEN_H, ['Q9-57F6C0-A', 'Q0-57F6C1-A', 'Q8-57F6C0-A', 'S9-267BF46-A', 'S0-267BF47-A', 'S8-267BF46-A']),
       ...each(Z7, ['000000000000000001', '010000000000000004', '010000000000000005', '00000000000000000001', '01000000000000000004', '01000000000000000005']) },
-    reason: "at the icosahedron vertex 58.4°N 168.8°W (levels 16 and 18) DGGAL's edge snap gives these zones a doubled corner and their refined outline runs back along one edge; DGGAL's geom is the same ring",
+    reason: "at the icosahedron vertex 58.4°N 168.8°W (58.3°N 168.75°W in IGEO7's frame; levels 16 and 18) DGGAL's edge snap gives these zones a doubled corner and their refined outline runs back along one edge; DGGAL's geom is the same ring",
   },
   {
     zones: { ...each(SEVEN_H, ['P0-6487B-H', 'R0-2BFB60-H']), ...each(Z7, ['01323232323232322', '0132323232323232322']) },
