@@ -5,6 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { GRID_FACTORIES } from '../../src/adapters/grids/catalog.js';
+import { outlineToGeoJson } from '../../src/domain/geometry/rfc7946.js';
+import { singularPoints, specialZones } from '../support/special-zones.js';
+import { KNOWN_INVALID_OUTLINES } from '../support/outline-defects.js';
 
 const run = promisify(execFile);
 
@@ -51,5 +55,54 @@ describe('GEOS finds every emitted zone geometry valid', function () {
         expect(valid, out.stdout).to.equal(n);
       });
     }
+  }
+});
+
+/**
+ * GEOS judges the outlines of the zones where lon/lat outlines are hardest, for every grid the service
+ * knows at every level: the polar, antimeridian and singular zones of test/support/special-zones.ts, plain
+ * and refined, drawn as the service's GeoJSON draws them (outlineToGeoJson of the zone's outline). GEOS
+ * must find invalid exactly the refined outlines named in test/support/outline-defects.ts, and every other
+ * outline must hold its centroid; a centroid on a pole (no longitude of its own there) is held when the
+ * outline reaches that pole.
+ */
+describe('GEOS finds the polar, antimeridian and singular zone outlines of every grid valid', function () {
+  this.timeout(600_000);
+  const dir = mkdtempSync(path.join(tmpdir(), 'dggs-geos-special-'));
+  for (const [id, make] of Object.entries(GRID_FACTORIES)) {
+    it(`${id}: levels 0 to max, plain and refined`, async () => {
+      const grid = make();
+      const singular = singularPoints(grid);
+      const features: string[] = [];
+      for (let level = 0; level <= grid.maxRefinementLevel; level++) {
+        for (const zone of specialZones(grid, level, singular).zones) {
+          const [clon, clat] = grid.describeZone(zone).centroid;
+          for (const refined of [0, 1]) {
+            const geometry = outlineToGeoJson(grid.zoneOutline(zone, refined === 1));
+            features.push(JSON.stringify({ type: 'Feature', properties: { zone, refined, clon, clat }, geometry }));
+          }
+        }
+      }
+      const layer = `special-${id}`;
+      const file = path.join(dir, `${layer}.geojson`);
+      writeFileSync(file, `{"type":"FeatureCollection","features":[${features.join(',')}]}`);
+      const pole = `ST_Intersects(geometry, MakeLine(MakePoint(-180, clat, 4326), MakePoint(180, clat, 4326)))`;
+      const holds = `CASE WHEN ABS(clat) = 90 THEN ${pole} ELSE ST_Intersects(geometry, MakePoint(clon, clat, 4326)) END`;
+      const sql = `SELECT zone, refined, ST_IsValid(geometry) AS valid, ${holds} AS holds, (SELECT COUNT(*) FROM "${layer}") AS total FROM "${layer}" WHERE NOT ST_IsValid(geometry) OR NOT (${holds}) OR rowid = 1`;
+      const out = await run('ogrinfo', ['-q', '-ro', '-dialect', 'SQLite', '-sql', sql, file], { maxBuffer: 64 * 1024 * 1024 });
+      const rows = out.stdout.split(/OGRFeature\([^)]*\):\d+/).slice(1).map((b) => ({
+        zone: /zone \(String\) = (\S+)/.exec(b)?.[1],
+        refined: Number(/refined \(Integer\) = (\d+)/.exec(b)?.[1]),
+        valid: Number(/valid \(Integer\) = (\d+)/.exec(b)?.[1]),
+        holds: Number(/holds \(Integer\) = (\d+)/.exec(b)?.[1]),
+        total: Number(/total \(Integer\) = (\d+)/.exec(b)?.[1]),
+      }));
+      expect(rows[0]?.total, out.stdout.slice(0, 2000)).to.equal(features.length);
+      const known = KNOWN_INVALID_OUTLINES.flatMap((d) => d.zones[id] ?? []).map((z) => `${z} refined`).sort();
+      const invalid = rows.filter((r) => r.valid !== 1).map((r) => `${r.zone} ${r.refined ? 'refined' : 'plain'}`).sort();
+      expect(invalid, 'invalid outlines').to.deep.equal(known);
+      const outside = rows.filter((r) => r.valid === 1 && r.holds !== 1).map((r) => `${r.zone} ${r.refined ? 'refined' : 'plain'}`);
+      expect(outside, 'valid outlines without their centroid').to.deep.equal([]);
+    });
   }
 });

@@ -137,7 +137,7 @@ for (const g of GRIDS) {
         const ours = (grid as unknown as WithDggalRefined).dggalRefinedDegrees(r.zone);
         expect(ours.length, r.zone).to.equal(expected.length);
         ours.forEach(([lat, lon], i) => {
-          expect(close(lat, expected[i]![1]) && close(lon, expected[i]![0]), `${r.zone} point ${i}: ${lat},${lon} vs ${expected[i]}`).to.equal(true);
+          expect(pointDiff(lon, lat, expected[i]![0], expected[i]![1]), `${r.zone} point ${i}: ${lat},${lon} vs ${expected[i]}`).to.be.at.most(TOL);
         });
         for (const refined of [true, false]) {
           expect(rfc7946Problems(outlineToGeoJson(grid.zoneOutline(r.zone, refined))), `${r.zone} refined=${refined}`).to.deep.equal([]);

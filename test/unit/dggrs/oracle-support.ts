@@ -14,19 +14,15 @@ export function readJsonl<T = Record<string, unknown>>(name: string, dir = oracl
 
 export const DEG = Math.PI / 180;
 
-/** Longitude difference in degrees, taking the short way round. */
-export function lonDiff(a: number, b: number): number {
-  let d = Math.abs(a - b) % 360;
-  if (d > 180) d = 360 - d;
-  return d;
-}
-
 /**
- * Ground-proportional difference: longitude differences shrink with cos(latitude). At 89.999 degrees DGGAL's
- * own longitudes carry ~1e-8 degrees of noise (its fast-math build), which is sub-micrometre on the ground.
+ * Great-circle distance in degrees of arc between two positions (haversine, exact for tiny distances).
+ * Positions are compared on the ground, not by their coordinates: towards a pole a longitude means less
+ * and less, and at the pole nothing (DGGAL's own longitudes at 89.999 degrees carry ~1e-8 degrees of noise
+ * from its fast-math build, and at an exact pole it prints whichever longitude its arithmetic left).
  */
 export function pointDiff(lon1: number, lat1: number, lon2: number, lat2: number): number {
-  return Math.max(Math.abs(lat1 - lat2), lonDiff(lon1, lon2) * Math.cos(lat2 * DEG));
+  const s = Math.sin(((lat2 - lat1) * DEG) / 2) ** 2 + Math.cos(lat1 * DEG) * Math.cos(lat2 * DEG) * Math.sin(((lon2 - lon1) * DEG) / 2) ** 2;
+  return (2 * Math.asin(Math.min(1, Math.sqrt(s)))) / DEG;
 }
 
 /** The parts of a DGGAL points record (`zone` command) that name other zones. */

@@ -64,6 +64,15 @@ function wrapLonLoose(lon: number): number {
 }
 
 /**
+ * Whether two outline points are one place (within 1e-11 rad on the ground). Longitudes are compared as
+ * distances: near a pole the two ends of adjacent edges differ by more than 1e-11 rad of longitude while
+ * being nanometres apart, and kept both they make a spike back along the edge (a self-intersection).
+ */
+function samePlace(a: GeoRadians, b: GeoRadians): boolean {
+  return Math.abs(a.lat - b.lat) < 1e-11 && Math.abs(a.lon - b.lon) * Math.cos(a.lat) < 1e-11;
+}
+
+/**
  * Densified outline in geodetic radians as [lat, lon] pairs, longitudes continuous around the centroid
  * (may leave [-pi, pi]). Consecutive duplicates (both sides of an interruption) are dropped.
  */
@@ -87,9 +96,9 @@ export function refinedGeoRadians(z: I7HZone, proj: SliceAndDiceProjection): Geo
     else if (dDeg > 120) lon -= Math.PI;
     out.push({ lat, lon });
     const m = out.length;
-    if (m >= 2 && Math.abs(out[m - 1]!.lat - out[m - 2]!.lat) < 1e-11 && Math.abs(out[m - 1]!.lon - out[m - 2]!.lon) < 1e-11) out.pop();
+    if (m >= 2 && samePlace(out[m - 1]!, out[m - 2]!)) out.pop();
     const m2 = out.length;
-    if (m2 >= 2 && i === r.length - 1 && Math.abs(out[0]!.lat - out[m2 - 1]!.lat) < 1e-11 && Math.abs(out[0]!.lon - out[m2 - 1]!.lon) < 1e-11) out.pop();
+    if (m2 >= 2 && i === r.length - 1 && samePlace(out[0]!, out[m2 - 1]!)) out.pop();
   }
   return out;
 }

@@ -91,9 +91,10 @@ export class RhealpixGrid extends SquareCellGrid<RhpZone> implements SquareTree<
   /** DGGAL's RHPZone::fromPoint. */
   private fromPlane(x: number, y: number, level: number): RhpZone {
     const p = POW3[level]!;
-    // DGGAL's build divides by pi/2 as a product with 2/pi (fast math); the cell edges' ulps follow it.
-    const row = Math.max(0, Math.min(3 * p - 1, Math.trunc(((3 * PI) / 4 - y) * p * TWO_OVER_PI)));
-    const col = Math.max(0, Math.min((Math.floor(row / p) === 1 ? 4 * p : p) - 1, Math.trunc((x + PI) * p * TWO_OVER_PI)));
+    // DGGAL's build (fast math) divides by pi/2 as a product with 2/pi taken before the product with p:
+    // ((x + pi) * (2/pi)) * p. Points on a cell edge (a box ending at 180°) fall where its ulps put them.
+    const row = Math.max(0, Math.min(3 * p - 1, Math.trunc(((3 * PI) / 4 - y) * TWO_OVER_PI * p)));
+    const col = Math.max(0, Math.min((Math.floor(row / p) === 1 ? 4 * p : p) - 1, Math.trunc((x + PI) * TWO_OVER_PI * p)));
     return { level, row, col };
   }
 

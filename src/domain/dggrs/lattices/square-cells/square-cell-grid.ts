@@ -106,9 +106,13 @@ export abstract class SquareCellGrid<Z> extends ParsedZoneGrid<Z> {
     return this.format(this.zoneOfKey(key, level));
   }
 
+  /**
+   * A plane point's position, longitude within [-180, 180]: the inverse projections wrap longitudes with a
+   * tolerance of a few ulps, and a centroid on the antimeridian came out at 180.00000000000006.
+   */
   protected geo(p: PlanePoint): LonLat {
     if (!this.inverse(p.x, p.y, this.g)) return [-999, -999];
-    return [this.g.lon * RAD, this.g.lat * RAD];
+    return [Math.max(-180, Math.min(180, this.g.lon * RAD)), this.g.lat * RAD];
   }
 
   describeZone(zoneId: string): ZoneDescription {
