@@ -14,6 +14,9 @@ import {
 import { extentRadians, refined5x6, refinedGeoRadians, refinementDivisions } from './i7h-outline.js';
 import { subZoneCount, subZones } from './i7h-sub-zones.js';
 import { continuousLongitudes } from '../../../geometry/continuous-longitudes.js';
+import { ringCrossesItself } from '../../../geometry/ring-crossing.js';
+
+const RAD = 180 / Math.PI;
 
 const I7H_LATTICE: HexLattice<I7HZone> = {
   defaultLevel: 3,
@@ -102,7 +105,22 @@ export class I7HGrid extends HexNetGrid<I7HZone> {
 
   protected override outlineRing(zoneId: string, z: I7HZone, refined: boolean): LonLat[] {
     const ring = super.outlineRing(zoneId, z, refined);
-    return fewerThanThreeDistinct(ring) ? this.unsnappedOutline(z, refined) : ring;
+    if (fewerThanThreeDistinct(ring)) return this.unsnappedOutline(z, refined);
+    if (refined && spansLongitudes(ring, 120) && ringCrossesItself(ring)) return this.outlineInPlace(z);
+    return ring;
+  }
+
+  /**
+   * The refined outline with every point where it is. DGGAL turns the points of a zone beside a pole that
+   * lie more than 120° of longitude from its centroid's by half a turn; for the zones round the pole that
+   * makes a ring that passes over it, but for two of them micrometres from the North Pole (levels 15 and
+   * 17, P0-6487B-H and R0-2BFB60-H in ISEA7H) it makes a ring whose straight lon/lat lines cross (DGGAL's
+   * geom is that ring). Left in place, their points wind once round the pole, a ring the GeoJSON closes
+   * along the pole's parallel. Only outlines that cross themselves are drawn so; every other keeps
+   * DGGAL's points.
+   */
+  private outlineInPlace(z: I7HZone): LonLat[] {
+    return refinedGeoRadians(z, this.proj, false).map((p) => [p.lon * RAD, p.lat * RAD] as LonLat);
   }
 
   /**
@@ -127,6 +145,16 @@ export class I7HGrid extends HexNetGrid<I7HZone> {
     this.checkLevel(level);
     return new I7HBoxZones(level, new BoxCover(boxList(bbox)), this.proj);
   }
+}
+
+/** Whether the ring's longitudes span more than `degrees` (cheap: only outlines beside a pole do for 120°). */
+function spansLongitudes(ring: LonLat[], degrees: number): boolean {
+  let lo = Infinity, hi = -Infinity;
+  for (const p of ring) {
+    if (p[0] < lo) lo = p[0];
+    if (p[0] > hi) hi = p[0];
+  }
+  return hi - lo > degrees;
 }
 
 /**

@@ -50,8 +50,23 @@ export function refined5x6(z: I7HZone, nDivisions: number): Pt[] {
     }
     return pts;
   }
-  for (const e of outlineEdges(z)) addIntermediatePoints(pts, e.p, e.n, nDivisions, e.i1, e.i2, true);
+  const edges = outlineEdges(z);
+  for (const [i, e] of edges.entries()) {
+    // The walk is closed once it is back at its first corner. DGGAL walks on regardless: at the zone on
+    // an icosahedron vertex whose corner its edge snap doubles (58.4°N 168.8°W at levels 16 and 18) the
+    // fifth edge, across the interruption, already ends at the start, and the sixth runs along the first
+    // again, a back-run that makes the ring invalid (DGGAL's geom is that ring).
+    if (i > 0 && sameNetPoint(e.p, edges[0]!.p)) break;
+    addIntermediatePoints(pts, e.p, e.n, nDivisions, e.i1, e.i2, true);
+  }
   return pts;
+}
+
+/** Whether two net points are one corner: equal, or a whole turn of the net apart (it repeats every (5, 5)). */
+function sameNetPoint(a: Pt, b: Pt): boolean {
+  const dx = a.x - b.x, dy = a.y - b.y;
+  const turns = Math.round(dx / 5);
+  return Math.abs(dx - 5 * turns) < 1e-12 && Math.abs(dy - 5 * turns) < 1e-12;
 }
 
 export const refinementDivisions = (level: number): number => (level < 3 ? 20 : level < 5 ? 15 : 12);
@@ -74,9 +89,11 @@ function samePlace(a: GeoRadians, b: GeoRadians): boolean {
 
 /**
  * Densified outline in geodetic radians as [lat, lon] pairs, longitudes continuous around the centroid
- * (may leave [-pi, pi]). Consecutive duplicates (both sides of an interruption) are dropped.
+ * (may leave [-pi, pi]). Consecutive duplicates (both sides of an interruption) are dropped. DGGAL turns
+ * a point more than 120° of longitude from the centroid's by half a turn (only zones beside a pole have
+ * such points); `halfTurnFarPoints` false leaves every point where it is instead.
  */
-export function refinedGeoRadians(z: I7HZone, proj: SliceAndDiceProjection): GeoRadians[] {
+export function refinedGeoRadians(z: I7HZone, proj: SliceAndDiceProjection, halfTurnFarPoints = true): GeoRadians[] {
   const r = refined5x6(z, refinementDivisions(hexZoneLevel(z)));
   const g = { lat: 0, lon: 0 };
   const c = centroidOf(z);
@@ -92,8 +109,8 @@ export function refinedGeoRadians(z: I7HZone, proj: SliceAndDiceProjection): Geo
     const lat = g.lat * DEG;
     let lon = wrapLonLoose(g.lon * DEG - base) + base;
     const dDeg = lon / DEG - clon / DEG;
-    if (dDeg < -120) lon += Math.PI;
-    else if (dDeg > 120) lon -= Math.PI;
+    if (halfTurnFarPoints && dDeg < -120) lon += Math.PI;
+    else if (halfTurnFarPoints && dDeg > 120) lon -= Math.PI;
     out.push({ lat, lon });
     const m = out.length;
     if (m >= 2 && samePlace(out[m - 1]!, out[m - 2]!)) out.pop();

@@ -26,6 +26,34 @@ function extentOfCorners(e: { tlx: number; tly: number; brx: number; bry: number
   return cornersExtent(pts.map(([x, y]) => { inverse(x, y, g); return { lat: g.lat, lon: g.lon }; }));
 }
 
+/**
+ * The ring (open, cyclic) without its back-runs along parallels. A back-run is a corner between two
+ * neighbours on its own latitude (exactly, so the three lie on one straight lon/lat line) where the ring
+ * turns straight back: it goes out along the parallel and returns over the same stretch. Of the two runs
+ * of points on that parallel meeting at the corner, the shorter (in points) overlaps the other and is
+ * dropped, the corner kept; until no back-run is left. A ring without back-runs is returned unchanged.
+ */
+function withoutBackRunsAlongParallels(ring: GeoRad[]): GeoRad[] {
+  // Steps the short way round: a ring round a pole closes with a whole turn, which is no reversal.
+  const step = (from: GeoRad, to: GeoRad) => { const d = to.lon - from.lon; return d - 2 * PI * Math.round(d / (2 * PI)); };
+  let out = ring;
+  for (;;) {
+    const n = out.length;
+    const at = (i: number) => out[((i % n) + n) % n]!;
+    const b = out.findIndex((p, i) => at(i - 1).lat === p.lat && at(i + 1).lat === p.lat && step(at(i - 1), p) * step(p, at(i + 1)) < 0);
+    if (b < 0 || n < 4) return out;
+    const lat = out[b]!.lat;
+    let before = 0, after = 0;
+    while (before < n - 1 && at(b - before - 1).lat === lat) before++;
+    while (after < n - 1 && at(b + after + 1).lat === lat) after++;
+    if (before + after >= n - 1) return out;
+    const drop = new Set<number>();
+    if (before <= after) for (let k = 1; k <= before; k++) drop.add((((b - k) % n) + n) % n);
+    else for (let k = 1; k <= after; k++) drop.add((b + k) % n);
+    out = out.filter((_, i) => !drop.has(i));
+  }
+}
+
 /** DGGAL's GeoExtent.clip: the part of `e` within `c`, or null when they do not meet or nothing is left. */
 function clip(e: RadExtent, c: RadExtent): RadExtent | null {
   if (!extentsIntersect(e, c)) return null;
@@ -138,8 +166,17 @@ export class RhealpixGrid extends SquareCellGrid<RhpZone> implements SquareTree<
     return e;
   }
 
+  /**
+   * DGGAL's refined outline without the points where it runs back along a parallel. Beside a pole DGGAL's
+   * inverse computes the latitude as asin(1 - s^2), which there takes only a few values: the last points of
+   * a side edge of the level-16 neighbours of the pole zones land on the parallel of the edge that follows,
+   * so the ring goes out along that parallel past where the next edge comes back along it (overlapping
+   * segments, an invalid ring; DGGAL's geom is the same). Computing the latitude exactly would move corners
+   * elsewhere 9e-9° from DGGAL's, so the outline keeps DGGAL's points, the corner among them, and drops the
+   * side edge's points that lie on the parallel instead.
+   */
   refinedRadians(z: RhpZone): GeoRad[] {
-    return this.dggalRefined(z).filter((p) => !p.inserted);
+    return withoutBackRunsAlongParallels(this.dggalRefined(z).filter((p) => !p.inserted));
   }
 
   /** DGGAL's refined outline (getRHPRefinedWGS84Vertices), radians, with the points it adds at a pole. */
