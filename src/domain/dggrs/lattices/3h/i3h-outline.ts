@@ -9,6 +9,7 @@ import { hexZoneLevel } from '../hex-zone.js';
 import { atPoleVertex, edgeAlongPoleCut, moveVertex, type Pt } from '../rhombic-5x6-net.js';
 import type { SliceAndDiceProjection } from '../../projections/slice-and-dice-projection.js';
 import { extentAround, type GeoRadians } from '../../core/outline-extent.js';
+import { samePlace } from '../../core/same-place.js';
 
 const DEG = Math.PI / 180;
 const E = 1e-11;
@@ -232,6 +233,17 @@ export function centroidRadians(z: I3HZone, proj: SliceAndDiceProjection): GeoRa
   return { lat: g.lat * DEG, lon: g.lon * DEG };
 }
 
+const onPole = (p: GeoRadians): boolean => Math.abs(p.lat) === Math.PI / 2;
+
+/**
+ * Whether outline point b repeats a: one place on the ground, except two points on a pole at different
+ * longitudes, which are a pole pair (the outline's stretch along the pole in lon/lat), not a repeat.
+ */
+function repeated(a: GeoRadians, b: GeoRadians): boolean {
+  if (onPole(a) && onPole(b)) return Math.abs(a.lon - b.lon) < 1e-11;
+  return samePlace(a, b);
+}
+
 /**
  * Densified outline in geodetic radians, longitudes continuous around the centroid (DGGAL's
  * getRefinedVertices for WGS84). Points at a geographic pole become two points at +-90 degrees, at the
@@ -239,8 +251,8 @@ export function centroidRadians(z: I3HZone, proj: SliceAndDiceProjection): GeoRa
  */
 export function i3hRefinedRadians(z: I3HZone, proj: SliceAndDiceProjection, polarPairs = true): GeoRadians[] {
   const level = hexZoneLevel(z);
-  const odd = z.sh > 0;
   const r = refine5x6(baseRefinedVertices(z), i3hDivisions(level));
+  const odd = z.sh > 0;
   let clon = centroidRadians(z, proj).lon;
   if (clon < -Math.PI - 1e-9) clon += 2 * Math.PI;
   if (clon > Math.PI + 1e-9) clon -= 2 * Math.PI;
@@ -251,7 +263,7 @@ export function i3hRefinedRadians(z: I3HZone, proj: SliceAndDiceProjection, pola
   const g = { lat: 0, lon: 0 };
   const dropRepeat = (): void => {
     const m = out.length;
-    if (m >= 2 && Math.abs(out[m - 1]!.lat - out[m - 2]!.lat) < 1e-11 && Math.abs(out[m - 1]!.lon - out[m - 2]!.lon) < 1e-11) out.pop();
+    if (m >= 2 && repeated(out[m - 1]!, out[m - 2]!)) out.pop();
   };
   const addPolar = (x: number, y: number): void => {
     if (!proj.inverse(x, y, true, g)) return;
@@ -285,7 +297,7 @@ export function i3hRefinedRadians(z: I3HZone, proj: SliceAndDiceProjection, pola
     } else out.push({ lat: g.lat * DEG, lon });
     dropRepeat();
     const m = out.length;
-    if (m >= 2 && i === r.length - 1 && Math.abs(out[0]!.lat - out[m - 1]!.lat) < 1e-11 && Math.abs(out[0]!.lon - out[m - 1]!.lon) < 1e-11) out.pop();
+    if (m >= 2 && i === r.length - 1 && repeated(out[0]!, out[m - 1]!)) out.pop();
   }
   return out;
 }
