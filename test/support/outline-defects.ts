@@ -10,15 +10,7 @@ export interface OutlineDefect {
   reason: string;
 }
 
-const each = (grids: readonly string[], zones: readonly string[]): Record<string, readonly string[]> =>
-  Object.fromEntries(grids.map((g) => [g, zones]));
-
-export const KNOWN_INVALID_OUTLINES: readonly OutlineDefect[] = [
-  {
-    zones: each(['IVEA3H', 'ISEA3H', 'RTEA3H'], ['Q0-1486BA0-C', 'Q3-6954FE0D5D2E0-D', 'Q5-34AA7EFC6B3A0-D', 'Q8-34AA7F2578AE0-C']),
-    reason: '3H level-33 zones with a corner on a pole: the refined outline crosses itself beside the pole (lattices/3h, not yet changed)',
-  },
-];
+export const KNOWN_INVALID_OUTLINES: readonly OutlineDefect[] = [];
 
 /** `grid zone` keys of the known invalid refined outlines. */
 export const KNOWN_INVALID_KEYS: ReadonlySet<string> = new Set(
