@@ -9,6 +9,7 @@ import { hexZoneLevel } from '../hex-zone.js';
 import { atPoleVertex, edgeAlongPoleCut, moveVertex, type Pt } from '../rhombic-5x6-net.js';
 import type { SliceAndDiceProjection } from '../../projections/slice-and-dice-projection.js';
 import { extentAround, type GeoRadians } from '../../core/outline-extent.js';
+import { samePlace } from '../../core/same-place.js';
 
 const DEG = Math.PI / 180;
 const E = 1e-11;
@@ -232,16 +233,56 @@ export function centroidRadians(z: I3HZone, proj: SliceAndDiceProjection): GeoRa
   return { lat: g.lat * DEG, lon: g.lon * DEG };
 }
 
+const onPole = (p: GeoRadians): boolean => Math.abs(p.lat) === Math.PI / 2;
+
+/**
+ * Whether outline point b repeats a: one place on the ground, except two points on a pole at different
+ * longitudes, which are a pole pair (the outline's stretch along the pole in lon/lat), not a repeat.
+ */
+function repeated(a: GeoRadians, b: GeoRadians): boolean {
+  if (onPole(a) && onPole(b)) return Math.abs(a.lon - b.lon) < 1e-11;
+  return samePlace(a, b);
+}
+
+/**
+ * Each run of points on a pole (where a longitude is arbitrary) replaced by a pair on that pole at the
+ * longitudes of the points either side: the outline runs along the pole between its two edges there.
+ * A ring all on a pole is left as it is.
+ */
+function poleRunsAsPairs(pts: readonly GeoRadians[]): GeoRadians[] {
+  const n = pts.length;
+  const start = pts.findIndex((p) => !onPole(p));
+  if (start < 0) return [...pts];
+  const out: GeoRadians[] = [];
+  for (let k = 0; k < n; k++) {
+    const p = pts[(start + k) % n]!;
+    if (!onPole(p)) { out.push(p); continue; }
+    let end = k;
+    while (end + 1 < n && onPole(pts[(start + end + 1) % n]!)) end++;
+    const before = pts[(start + k - 1) % n]!, after = pts[(start + end + 1) % n]!;
+    out.push({ lat: p.lat, lon: before.lon });
+    if (Math.abs(after.lon - before.lon) >= 1e-11) out.push({ lat: p.lat, lon: after.lon });
+    k = end;
+  }
+  return out;
+}
+
 /**
  * Densified outline in geodetic radians, longitudes continuous around the centroid (DGGAL's
- * getRefinedVertices for WGS84). Points at a geographic pole become two points at +-90 degrees, at the
- * longitudes of the outline just before and after it.
+ * getRefinedVertices for WGS84). With `polarPairs`, points within 1e-6 degrees of a pole become two
+ * points at +-90 degrees, at the longitudes of the outline just before and after it (DGGAL's rule).
+ * Without, the points are kept where they are, and only those on a pole become such pairs (see
+ * poleRunsAsPairs); a centroid on a pole then has no longitude to turn odd-level points by 180 degrees
+ * against (DGGAL's rule for odd levels turned 180 degrees the points beside a 3H level-33 zone's corner
+ * on a pole, and the outline crossed itself).
  */
 export function i3hRefinedRadians(z: I3HZone, proj: SliceAndDiceProjection, polarPairs = true): GeoRadians[] {
   const level = hexZoneLevel(z);
-  const odd = z.sh > 0;
   const r = refine5x6(baseRefinedVertices(z), i3hDivisions(level));
-  let clon = centroidRadians(z, proj).lon;
+  const centroid = centroidRadians(z, proj);
+  const odd = z.sh > 0;
+  const turnOdd = odd && (polarPairs || !onPole(centroid));
+  let clon = centroid.lon;
   if (clon < -Math.PI - 1e-9) clon += 2 * Math.PI;
   if (clon > Math.PI + 1e-9) clon -= 2 * Math.PI;
   // DGGAL's eC compiler emitted 0.05 degrees as this constant; the last bits matter for unwrapping.
@@ -251,7 +292,7 @@ export function i3hRefinedRadians(z: I3HZone, proj: SliceAndDiceProjection, pola
   const g = { lat: 0, lon: 0 };
   const dropRepeat = (): void => {
     const m = out.length;
-    if (m >= 2 && Math.abs(out[m - 1]!.lat - out[m - 2]!.lat) < 1e-11 && Math.abs(out[m - 1]!.lon - out[m - 2]!.lon) < 1e-11) out.pop();
+    if (m >= 2 && repeated(out[m - 1]!, out[m - 2]!)) out.pop();
   };
   const addPolar = (x: number, y: number): void => {
     if (!proj.inverse(x, y, true, g)) return;
@@ -266,7 +307,7 @@ export function i3hRefinedRadians(z: I3HZone, proj: SliceAndDiceProjection, pola
     const q = r[i]!;
     if (!proj.inverse(q.x, q.y, odd, g)) continue;
     let lon = wrapLonAt(g.lon * DEG, base) + base;
-    if (odd) {
+    if (turnOdd) {
       const dDeg = lon / DEG - clon / DEG;
       if (dDeg < -120) lon += Math.PI;
       else if (dDeg > 120) lon -= Math.PI;
@@ -285,9 +326,9 @@ export function i3hRefinedRadians(z: I3HZone, proj: SliceAndDiceProjection, pola
     } else out.push({ lat: g.lat * DEG, lon });
     dropRepeat();
     const m = out.length;
-    if (m >= 2 && i === r.length - 1 && Math.abs(out[0]!.lat - out[m - 1]!.lat) < 1e-11 && Math.abs(out[0]!.lon - out[m - 1]!.lon) < 1e-11) out.pop();
+    if (m >= 2 && i === r.length - 1 && repeated(out[0]!, out[m - 1]!)) out.pop();
   }
-  return out;
+  return polarPairs ? out : poleRunsAsPairs(out);
 }
 
 /** Extent in radians [llLat, llLon, urLat, urLon]; llLon > urLon when crossing the antimeridian. */
