@@ -372,11 +372,6 @@ export function toIcosahedronNet(x: number, y: number, out: Pt): void {
 
 export const NET_TRI_WIDTH_OVER_2 = TRI_WIDTH_OVER_2;
 
-/**
- * Densifies one outline edge p -> n into `points` (DGGAL's addIntermediatePoints). i1/i2 are the exit and
- * glued entry points when the edge crosses an interruption. Near the geographic poles, where the
- * projection stretches most, edges get twenty times more points.
- */
 const nearPt = (q: Pt, x: number, y: number): boolean => Math.abs(q.x - x) < 1e-6 && Math.abs(q.y - y) < 1e-6;
 
 /** A point of the net at one of the vertices where the geographic poles lie. */
@@ -394,17 +389,16 @@ export function edgeAlongPoleCut(p: Pt, n: Pt): boolean {
   );
 }
 
+/**
+ * Densifies one outline edge p -> n into `points` (DGGAL's addIntermediatePoints). i1/i2 are the exit and
+ * glued entry points when the edge crosses an interruption. Only an edge crossing the interruption at a
+ * pole's vertex (i1 or i2 within 1e-6 of it) or running along a cut beside a pole gets twenty times more
+ * points (those of a crossing strided by twenty away from it); an edge that merely ends near a pole gets the usual count, as in
+ * DGGAL, whose refined outlines of the zones beside a pole have no more points than any other's.
+ */
 export function addIntermediatePoints(points: Pt[], p: Pt, n: Pt, nDivisions: number, i1: Pt | null, i2: Pt | null, crs84: boolean): void {
   let dx = n.x - p.x, dy = n.y - p.y;
-  let pole: Pt | null = null;
-  let nearPole = (crs84 && i1 !== null && i2 !== null && (atPoleVertex(i1) || atPoleVertex(i2))) || edgeAlongPoleCut(p, n);
-  if (crs84) {
-    if (nearPt(p, 5.5, 5) || nearPt(n, 5.5, 5)) { nearPole = true; pole = { x: 5.5, y: 5 }; }
-    else if (nearPt(p, 5, 4.5) || nearPt(n, 5, 4.5)) { nearPole = true; pole = { x: 5, y: 4.5 }; }
-    else if (nearPt(p, 0.5, 0) || nearPt(n, 0.5, 0)) { nearPole = true; pole = { x: 0.5, y: 0 }; }
-    else if (nearPt(p, 2, 3.5) || nearPt(n, 2, 3.5)) { nearPole = true; pole = { x: 2, y: 3.5 }; }
-    else if (nearPt(p, 1.5, 3) || nearPt(n, 1.5, 3)) { nearPole = true; pole = { x: 1.5, y: 3 }; }
-  }
+  const nearPole = (crs84 && i1 !== null && i2 !== null && (atPoleVertex(i1) || atPoleVertex(i2))) || edgeAlongPoleCut(p, n);
   if (!nDivisions) nDivisions = 1;
   if (nearPole) nDivisions *= 20;
   if (dx < -3) { dx += 5; dy += 5; }
@@ -426,19 +420,6 @@ export function addIntermediatePoints(points: Pt[], p: Pt, n: Pt, nDivisions: nu
       if (j < t) points.push({ x: p.x + (j * pi1x) / t, y: p.y + (j * pi1y) / t });
       if (j === ti || (j === 1 && !ti)) points.push({ x: i1.x, y: i1.y }, { x: i2.x, y: i2.y });
       if (j > t) points.push({ x: i2.x + ((j - t) * i2nx) / (nDivisions - t), y: i2.y + ((j - t) * i2ny) / (nDivisions - t) });
-    }
-  } else if (crs84 && pole !== null) {
-    const pi1x = pole.x - p.x, pi1y = pole.y - p.y;
-    const i2nx = n.x - pole.x, i2ny = n.y - pole.y;
-    const l1 = Math.sqrt(pi1x * pi1x + pi1y * pi1y);
-    const l2 = Math.sqrt(i2nx * i2nx + i2ny * i2ny);
-    const t = (nDivisions * l1) / (l1 + l2);
-    for (let j = 0; j < nDivisions; j += nearPole && Math.abs(j - t) > 20.1 ? 20 : 1) {
-      if (j > t && j > 0) points.push({ x: p.x + ((j - 0.9999) * dx) / nDivisions, y: p.y + ((j - 0.9999) * dy) / nDivisions });
-      else points.push({ x: p.x + (j * dx) / nDivisions, y: p.y + (j * dy) / nDivisions });
-      if (j < t && Math.abs(t - nDivisions) < 1 && j === nDivisions - 1) {
-        points.push({ x: p.x + ((j + 0.9999) * dx) / nDivisions, y: p.y + ((j + 0.9999) * dy) / nDivisions });
-      }
     }
   } else if (nDivisions === 1) points.push({ x: p.x, y: p.y });
   else for (let j = 0; j < nDivisions; j++) points.push({ x: p.x + (j * dx) / nDivisions, y: p.y + (j * dy) / nDivisions });

@@ -8,6 +8,7 @@ import { hexZoneLevel } from '../hex-zone.js';
 import { addIntermediatePoints, rotateCCW, type Pt } from '../rhombic-5x6-net.js';
 import type { SliceAndDiceProjection } from '../../projections/slice-and-dice-projection.js';
 import { extentAround, type GeoRadians } from '../../core/outline-extent.js';
+import { samePlace } from '../../core/same-place.js';
 
 const DEG = Math.PI / 180;
 
@@ -76,15 +77,6 @@ function wrapLonLoose(lon: number): number {
   while (lon < -Math.PI - 1e-7) lon += 2 * Math.PI;
   while (lon > Math.PI + 1e-7) lon -= 2 * Math.PI;
   return lon;
-}
-
-/**
- * Whether two outline points are one place (within 1e-11 rad on the ground). Longitudes are compared as
- * distances: near a pole the two ends of adjacent edges differ by more than 1e-11 rad of longitude while
- * being nanometres apart, and kept both they make a spike back along the edge (a self-intersection).
- */
-function samePlace(a: GeoRadians, b: GeoRadians): boolean {
-  return Math.abs(a.lat - b.lat) < 1e-11 && Math.abs(a.lon - b.lon) * Math.cos(a.lat) < 1e-11;
 }
 
 /**
