@@ -4,7 +4,7 @@
  * hierarchy: one parent, the id without its last digit. DGGRID's own frame is a move of it
  * (grids/dggrid-grids.ts).
  */
-import type { BBox, LonLat, Page, Stepped, ZoneDescription, ZoneSelection } from '../../dggrs.js';
+import { renamedSelection, type BBox, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from '../../dggrs.js';
 import { BaseDggrs, InvalidZoneIdError } from '../../core/base-dggrs.js';
 import { I3HGrid } from '../3h/i3h-grid.js';
 import { i3hId, parseI3HId, type I3HZone } from '../3h/i3h-zone.js';
@@ -112,16 +112,7 @@ export class Z3Grid extends BaseDggrs {
   /** The 3H grid's list, renamed (in its order: by the 3H 64-bit id). */
   selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {
     this.checkLevel(level);
-    const inner = this.h3.selectZonesInBBox(level, bbox);
-    const rename = this.z3;
-    return {
-      edgeZones: inner.edgeZones,
-      count: (stopAbove?: number) => inner.count(stopAbove),
-      *page(page: Page): Stepped<string[]> {
-        const ids = yield* inner.page(page);
-        return ids.map(rename);
-      },
-    };
+    return renamedSelection(this.h3.selectZonesInBBox(level, bbox), this.z3);
   }
 
   /** DGGRID's 64-bit Z3 index. */

@@ -3,7 +3,7 @@
  * sub-zone order of the 7H grid on the same projection, only the names differ. Every answer is the 7H
  * grid's, translated at the edges.
  */
-import type { BBox, LonLat, Page, Stepped, ZoneDescription, ZoneSelection } from '../../dggrs.js';
+import { renamedSelection, type BBox, type LonLat, type Page, type ZoneDescription, type ZoneSelection } from '../../dggrs.js';
 import { BaseDggrs, InvalidZoneIdError } from '../../core/base-dggrs.js';
 import { I7HGrid } from '../7h/i7h-grid.js';
 import { parseZoneId, zoneId, type I7HZone } from '../7h/i7h-zone.js';
@@ -116,16 +116,7 @@ export class Z7Grid extends BaseDggrs {
 
   /** DGGAL lists the 7H zones and renames them, so the order is the 7H grid's. */
   selectZonesInBBox(level: number, bbox: BBox | readonly BBox[]): ZoneSelection {
-    const inner = this.h7.selectZonesInBBox(level, bbox);
-    const rename = this.z7Id;
-    return {
-      edgeZones: inner.edgeZones,
-      count: (stopAbove?: number) => inner.count(stopAbove),
-      *page(page: Page): Stepped<string[]> {
-        const ids = yield* inner.page(page);
-        return ids.map(rename);
-      },
-    };
+    return renamedSelection(this.h7.selectZonesInBBox(level, bbox), this.z7Id);
   }
 
   override estimateZonesInBBox(level: number, bbox: BBox): number {
