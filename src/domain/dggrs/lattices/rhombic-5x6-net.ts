@@ -393,8 +393,9 @@ export function edgeAlongPoleCut(p: Pt, n: Pt): boolean {
  * Densifies one outline edge p -> n into `points` (DGGAL's addIntermediatePoints). i1/i2 are the exit and
  * glued entry points when the edge crosses an interruption. Only an edge crossing the interruption at a
  * pole's vertex (i1 or i2 within 1e-6 of it) or running along a cut beside a pole gets twenty times more
- * points (those of a crossing strided by twenty away from it); an edge that merely ends near a pole gets the usual count, as in
- * DGGAL, whose refined outlines of the zones beside a pole have no more points than any other's.
+ * points (those of a crossing strided by twenty away from it); an edge that merely ends near a pole gets
+ * the usual count, as in DGGAL, whose refined outlines of the zones beside a pole have no more points
+ * than any other's.
  */
 export function addIntermediatePoints(points: Pt[], p: Pt, n: Pt, nDivisions: number, i1: Pt | null, i2: Pt | null, crs84: boolean): void {
   let dx = n.x - p.x, dy = n.y - p.y;
