@@ -1,6 +1,7 @@
 import { UnsupportedFormatError } from '../ports/errors.js';
 import { F_VALUE, FORMAT_BY_NAME, type Format } from '../formats/registry.js';
 import { profileUri } from '../formats/zone-data/encoding.js';
+import { mediaRanges } from './accept-header.js';
 
 /** The negotiated format, and the profiles the client's Accept header asks of it. */
 export interface Negotiated {
@@ -32,14 +33,10 @@ function profileName(token: string): string {
 
 /** The ranges of an Accept header, best first (quality, then order); q=0 ranges dropped. */
 function acceptRanges(accept: string): AcceptRange[] {
-  return accept
-    .split(',')
-    .map((part, index) => {
-      const [type, ...params] = part.trim().toLowerCase().split(';').map((s) => s.trim());
-      const q = params.find((p) => p.startsWith('q='));
-      const profile = params.find((p) => /^profile\s*=/.test(p));
-      const value = profile ? profile.slice(profile.indexOf('=') + 1).trim().replace(/^"|"$/g, '') : '';
-      return { type: type ?? '', q: q ? Number(q.slice(2)) : 1, index, profiles: value.split(/\s+/).filter(Boolean).map(profileName) };
+  return mediaRanges(accept)
+    .map(({ type, params, q, index }) => {
+      const profiles = (params.get('profile') ?? '').split(/\s+/).filter(Boolean).map((p) => profileName(p.toLowerCase()));
+      return { type, q, index, profiles };
     })
     .filter((r) => r.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index);

@@ -30,6 +30,12 @@ describe('profile negotiation through Accept', function () {
       expect(n('application/geo+json;profile=jsonfg-dggs;q=0.4, application/vnd.ogc.dggs+json;q=0.9')).to.deep.equal({ format: 'dggs-json', profiles: [] });
       expect(n('application/geo+json;profile=jsonfg-dggs;q=0')).to.deep.equal({ format: 'dggs-json', profiles: [] });
     });
+    it('reads a quoted profile list holding a comma as one range (the comma is inside the quotes)', () => {
+      expect(n(`application/geo+json; profile="${URI}jsonfg-dggs http://example.com/a,b", application/vnd.ogc.dggs+json;q=0.1`)).to.deep.equal({
+        format: 'geojson',
+        profiles: ['jsonfg-dggs', 'http://example.com/a,b'],
+      });
+    });
     it('keeps the profile Accept asks of the format f chose', () => {
       expect(n('application/zarr+zip;profile=zarr2-dggs-zoneids', 'zarr')).to.deep.equal({ format: 'zarr', profiles: ['zarr2-dggs-zoneids'] });
       expect(n('application/geo+json;profile=jsonfg-dggs', 'zarr')).to.deep.equal({ format: 'zarr', profiles: [] });

@@ -1,4 +1,5 @@
 import { mediaType } from '../../formats/registry.js';
+import { mediaRanges } from '../accept-header.js';
 
 /** The document's own media type: it is OpenAPI 3.1. */
 export const OPENAPI_31 = mediaType('openapi');
@@ -11,13 +12,7 @@ interface Range {
 }
 
 function parseAccept(accept: string): Range[] {
-  return accept.split(',').flatMap((part) => {
-    const [type, ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    if (!type) return [];
-    const param = (name: string) => params.find((p) => p.startsWith(`${name}=`))?.slice(name.length + 1).replace(/^"|"$/g, '');
-    const q = param('q');
-    return [{ type, version: param('version'), q: q === undefined ? 1 : Number(q) || 0 }];
-  });
+  return mediaRanges(accept).map(({ type, params, q }) => ({ type, version: params.get('version'), q }));
 }
 
 /**
