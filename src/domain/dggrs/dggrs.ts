@@ -63,18 +63,6 @@ export interface ZoneSelection {
   page(page: Page): Stepped<string[]>;
 }
 
-/** The same selection with every zone id renamed (grids that name another grid's zones: Z7, Z3). */
-export function renamedSelection(inner: ZoneSelection, rename: (id: string) => string): ZoneSelection {
-  return {
-    edgeZones: inner.edgeZones,
-    count: (stopAbove?: number) => inner.count(stopAbove),
-    *page(page: Page): Stepped<string[]> {
-      const ids = yield* inner.page(page);
-      return ids.map(rename);
-    },
-  };
-}
-
 export interface GridLevelInfo {
   level: number;
   zoneCount: number;
