@@ -8,7 +8,6 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { GRID_FACTORIES } from '../../src/adapters/grids/catalog.js';
 import { outlineToGeoJson } from '../../src/domain/geometry/rfc7946.js';
 import { singularPoints, specialZones } from '../support/special-zones.js';
-import { KNOWN_INVALID_OUTLINES } from '../support/outline-defects.js';
 
 const run = promisify(execFile);
 
@@ -62,8 +61,7 @@ describe('GEOS finds every emitted zone geometry valid', function () {
  * GEOS judges the outlines of the zones where lon/lat outlines are hardest, for every grid the service
  * knows at every level: the polar, antimeridian and singular zones of test/support/special-zones.ts, plain
  * and refined, drawn as the service's GeoJSON draws them (outlineToGeoJson of the zone's outline). GEOS
- * must find invalid exactly the refined outlines named in test/support/outline-defects.ts, and every other
- * outline must hold its centroid; a centroid on a pole (no longitude of its own there) is held when the
+ * must find every outline valid and holding its centroid; a centroid on a pole (no longitude of its own there) is held when the
  * outline reaches that pole.
  */
 describe('GEOS finds the polar, antimeridian and singular zone outlines of every grid valid', function () {
@@ -98,9 +96,8 @@ describe('GEOS finds the polar, antimeridian and singular zone outlines of every
         total: Number(/total \(Integer\) = (\d+)/.exec(b)?.[1]),
       }));
       expect(rows[0]?.total, out.stdout.slice(0, 2000)).to.equal(features.length);
-      const known = KNOWN_INVALID_OUTLINES.flatMap((d) => d.zones[id] ?? []).map((z) => `${z} refined`).sort();
-      const invalid = rows.filter((r) => r.valid !== 1).map((r) => `${r.zone} ${r.refined ? 'refined' : 'plain'}`).sort();
-      expect(invalid, 'invalid outlines').to.deep.equal(known);
+      const invalid = rows.filter((r) => r.valid !== 1).map((r) => `${r.zone} ${r.refined ? 'refined' : 'plain'}`);
+      expect(invalid, 'invalid outlines').to.deep.equal([]);
       const outside = rows.filter((r) => r.valid === 1 && r.holds !== 1).map((r) => `${r.zone} ${r.refined ? 'refined' : 'plain'}`);
       expect(outside, 'valid outlines without their centroid').to.deep.equal([]);
     });

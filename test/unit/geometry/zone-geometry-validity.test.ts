@@ -11,7 +11,6 @@ import type { Dggrs } from '../../../src/domain/dggrs/dggrs.js';
 import { mulberry32 as seededRandom } from '../../../scripts/lib/prng.js';
 import { GRID_FACTORIES } from '../../../src/adapters/grids/catalog.js';
 import { singularPoints, specialZones } from '../../support/special-zones.js';
-import { KNOWN_INVALID_KEYS } from '../../support/outline-defects.js';
 import { ringSelfContact } from '../../support/ring-simplicity.js';
 
 /**
@@ -164,8 +163,7 @@ describe('zone geometry validity and membership', function () {
    * holds its centroid. The pole case: a centroid on a pole has no longitude of its own (DGGAL puts it at
    * the pole from the zone's snapped corners, several zones beside a pole among them), so there the outline
    * must reach that pole, where its GeoJSON runs along the pole's parallel. GEOS judges the same set in
-   * test/clients/geos-validity.test.ts; the invalid outlines allowed are the named ones of
-   * test/support/outline-defects.ts, which turf may or may not see.
+   * test/clients/geos-validity.test.ts.
    */
   for (const [id, make] of Object.entries(GRID_FACTORIES)) {
     it(`${id}: polar, antimeridian and singular zones of every level are valid and hold their centroids`, () => {
@@ -185,7 +183,6 @@ describe('zone geometry validity and membership', function () {
             const g = outlineToGeoJson(grid.zoneOutline(zone, refined));
             const where = `${zone} refined=${refined}`;
             problems.push(...rfc7946Problems(g).map((p) => `${where}: ${p}`));
-            if (refined && KNOWN_INVALID_KEYS.has(`${id} ${zone}`)) continue;
             if (!booleanValid(feature(g) as never)) problems.push(`${where}: turf booleanValid is false`);
             for (const poly of g.type === 'Polygon' ? [g.coordinates] : g.coordinates) {
               const contact = ringSelfContact(poly[0]!);
