@@ -44,7 +44,19 @@ export type Backing =
       /** STAC API collections searched. */
       collections?: string[];
     } & RasterDefaults)
-  | { kind: 'ogc-features'; url: string; collection: string; headers?: Record<string, string>; datetimeProperty?: string; fields?: Record<string, FieldMeta> };
+  | { kind: 'ogc-features'; url: string; collection: string; headers?: Record<string, string>; datetimeProperty?: string; fields?: Record<string, FieldMeta> }
+  | {
+      kind: 'clickhouse-pyramid';
+      /** The pyramid's table in the ClickHouse database (`clickhouse.database`). */
+      table: string;
+      /** The parquet-lake collection the ingest reads. */
+      source: string;
+      /** What `npm run ingest -- <id> --pyramid clickhouse` writes unless told otherwise. */
+      grid: string;
+      levels: number[];
+      coarseLevel?: number;
+      period?: 'hour' | 'day' | 'month' | 'year';
+    };
 
 export type BackingKind = Backing['kind'];
 

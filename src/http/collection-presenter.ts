@@ -15,6 +15,7 @@ export const KIND_LABEL: Record<Collection['backing']['kind'], string> = {
   'raster-url': 'raster (COG)',
   stac: 'STAC catalog',
   'ogc-features': 'OGC API Features',
+  'clickhouse-pyramid': 'zone pyramid (ClickHouse)',
 };
 
 /**

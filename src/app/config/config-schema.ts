@@ -113,6 +113,15 @@ export const backingSchema = z.discriminatedUnion('kind', [
     datetimeProperty: z.string().min(1).optional().describe('The temporal property `datetime` is checked on, when the backend\'s queryables do not mark one.'),
     fields: z.record(z.string(), fieldSchema).optional().describe('Fields by name; they override those read from the backend\'s queryables or schema.'),
   }).describe('A collection read from a remote OGC API - Features backend: items as zone data and zone-list filters.'),
+  z.object({
+    kind: z.literal('clickhouse-pyramid').describe('A zone pyramid in ClickHouse (`clickhouse`): per-level aggregates of a lake collection\'s rows, keyed by zone.'),
+    table: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'lower-case letters, digits and _ (a ClickHouse identifier)').describe('The pyramid\'s table in `clickhouse.database` (the ingest creates it and its shard tables).'),
+    source: z.string().min(1).describe('The `parquet-lake` collection whose rows `npm run ingest -- <id> --pyramid clickhouse` aggregates.'),
+    grid: z.string().default('IVEA7H').describe('The grid of the pyramid\'s zones (one with numeric zone keys).'),
+    levels: z.array(z.number().int().min(0).max(20)).min(1).default([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]).describe('Levels the ingest aggregates (`--levels` overrides).'),
+    coarseLevel: z.number().int().min(0).max(20).optional().describe('Level of the coarse key: the first sort key, the sharding key and the unit of ingest jobs; default the ingest\'s choice from the levels.'),
+    period: z.enum(['hour', 'day', 'month', 'year']).optional().describe('With a `datetimeColumn` on the source: cells per period (UTC) besides the all-time ones, so `datetime` on whole periods is answered; without it `datetime` is refused on this collection.'),
+  }).describe('A collection served from a zone pyramid: zone data, zone lists with `filter` and tiles in O(sub-zones); no items.'),
 ]).describe('Where the collection\'s data comes from, by `kind`.');
 export type BackingConfig = z.infer<typeof backingSchema>;
 
@@ -218,6 +227,19 @@ export const configSchema = z.object({
     ])
     .describe('Where orders, jobs, tokens and concepts are kept, by `kind`.')
     .prefault({ kind: 'sqlite' }),
+  clickhouse: z
+    .object({
+      shards: z.array(z.string().url()).default([]).describe('HTTP URL of one server of each shard (`http://host:8123`), in the order of the servers\' `remote_servers` cluster; reads go to the first that answers, table creation to each.'),
+      cluster: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('dggs').describe('The cluster name in the servers\' `remote_servers` that the Distributed tables span.'),
+      database: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).default('default').describe('Database holding the pyramids\' tables.'),
+      username: z.string().default('default').describe('User of every connection.'),
+      password: z.string().default('').describe('Its password.'),
+      timeoutMs: positiveInt(10_000).describe('Bound of one query (the server stops it too: `max_execution_time`); 504 past it.'),
+      maxConnections: z.number().int().min(1).max(256).default(8).describe('Open connections per shard server, per process; requests beyond wait their turn.'),
+      retryAfterSeconds: z.number().int().min(1).max(3600).default(10).describe('Retry-After of the 503 a shard down gives.'),
+    })
+    .describe('The ClickHouse cluster holding zone pyramids (`clickhouse-pyramid` collections).')
+    .prefault({}),
   lake: z
     .object({
       root: z.string().default('data/demo/lake').describe('A directory, or `s3://bucket[/prefix]` for a lake on an S3-compatible object store (read by ranged GETs).'),

@@ -14,7 +14,7 @@ import type { Dggrs } from '../../domain/dggrs/dggrs.js';
  * (remoteBackends.maxFeatures, per request): smaller ancestors read fewer features in vain, so
  * more tiles and zone lists stay within that bound.
  */
-export const READ_COST: Record<BackingKind, number> = { 'raster-url': 200, stac: 400, 'parquet-lake': 5000, 'ogc-features': 1000 };
+export const READ_COST: Record<BackingKind, number> = { 'raster-url': 200, stac: 400, 'parquet-lake': 5000, 'ogc-features': 1000, 'clickhouse-pyramid': 1000 };
 
 /** The zone-data bounds one ancestor's read must stay within. */
 export interface AncestorReadLimits {
