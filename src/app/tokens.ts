@@ -20,6 +20,7 @@ export const TOKENS = {
   OrdersService: Symbol.for('OrdersService'),
   OrderLimits: Symbol.for('OrderLimits'),
   LakeReader: Symbol.for('LakeReader'),
+  ZonePyramidStore: Symbol.for('ZonePyramidStore'),
   LakeBinning: Symbol.for('LakeBinning'),
   RasterReader: Symbol.for('RasterReader'),
   InFlightBytes: Symbol.for('InFlightBytes'),
