@@ -12,6 +12,7 @@ import { bindZoneData } from './composition/zone-data.js';
 import { bindDatastore } from './composition/datastore.js';
 import { bindAuth } from './composition/auth.js';
 import { bindJobs } from './composition/jobs.js';
+import { bindPyramidIngest } from './composition/pyramid-ingest.js';
 import { bindHttp } from './composition/http.js';
 import { bindAdmin } from './composition/admin.js';
 import { bindOperations } from './composition/operations.js';
@@ -30,7 +31,7 @@ import type { HealthService } from './health/health-service.js';
 export function buildContainer(config: Config, logger?: Logger): Container {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind(TOKENS.Logger).toConstantValue(logger ?? pino({ level: config.server.logLevel, name: 'dggs-api' }));
-  for (const bind of [bindGrids, bindCollections, bindLake, bindRasters, bindRemote, bindZoneData, bindDatastore, bindAuth, bindJobs, bindHttp, bindAdmin, bindOperations]) bind(c, config);
+  for (const bind of [bindGrids, bindCollections, bindLake, bindRasters, bindRemote, bindZoneData, bindDatastore, bindAuth, bindJobs, bindPyramidIngest, bindHttp, bindAdmin, bindOperations]) bind(c, config);
   return c;
 }
 

@@ -117,6 +117,8 @@ export interface LakeScanRequest extends RowFilter, LakeWork {
 export interface LakePointScanRequest extends RowFilter, LakeWork {
   /** Numeric columns, in the order `PointBatch.values` holds them. */
   fields: string[];
+  /** Also give each row's instant of the collection's datetime column (`PointBatch.time`). */
+  time?: boolean;
 }
 
 export interface PointBatch {
@@ -126,6 +128,8 @@ export interface PointBatch {
   y: Float64Array;
   /** One array per requested field. The caller may keep or transfer every array. */
   values: Float64Array[];
+  /** With `time` asked: each row's instant of the datetime column, epoch ms (NaN: null, or no datetime column). */
+  time?: Float64Array;
 }
 
 export interface ZoneKeyStatsRequest extends RowFilter, LakeWork {

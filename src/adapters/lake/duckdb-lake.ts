@@ -655,6 +655,10 @@ export class DuckDbLake implements LakeReader {
     const residual = filter?.residual;
     const points = pointSelect(src);
     const numbers = req.fields.map((f, i) => `${numberOrNaNSql(f, this.columnType(d, f))} AS __v${i}`);
+    // The instant as epoch ms in UTC (the session's time zone), NaN where null or not a time.
+    const dt = d.dataset.datetimeColumn;
+    const timed = req.time === true;
+    if (timed) numbers.push(dt && /^(TIMESTAMP|DATE)/.test(this.columnType(d, dt)) ? `coalesce(epoch_ms(${q(dt)}::TIMESTAMP)::DOUBLE, 'NaN'::DOUBLE) AS __t` : `'NaN'::DOUBLE AS __t`);
     const first = pointColumnCount(src);
     const open = first + numbers.length;
     await this.withScanConnection(req, async (c) => {
@@ -665,7 +669,13 @@ export class DuckDbLake implements LakeReader {
       const result = await this.query(c, req, () => c.stream(`SELECT ${[...points, ...numbers, ...extra].join(', ')} ${from}`, p.values));
       const names = result.columnNames();
       const reader = new PointReader(src);
-      const fresh = (rows: number): PointBatch => ({ size: 0, x: new Float64Array(rows), y: new Float64Array(rows), values: req.fields.map(() => new Float64Array(rows)) });
+      const fresh = (rows: number): PointBatch => ({
+        size: 0,
+        x: new Float64Array(rows),
+        y: new Float64Array(rows),
+        values: req.fields.map(() => new Float64Array(rows)),
+        ...(timed ? { time: new Float64Array(rows) } : {}),
+      });
       let batch = fresh(POINT_BATCH_ROWS);
       const fetch = () => {
         const chunk = this.query(c, req, () => result.fetchChunk());
@@ -694,7 +704,7 @@ export class DuckDbLake implements LakeReader {
             batch = fresh(Math.max(POINT_BATCH_ROWS, n));
           }
           reader.read(chunk, rows, batch.x, batch.y, batch.size);
-          readNumbers(chunk, first, rows, batch.values, batch.size);
+          readNumbers(chunk, first, rows, timed ? [...batch.values, batch.time!] : batch.values, batch.size);
           batch.size += n;
           if (turnDue()) await takeTurn(req.signal);
         }

@@ -1,0 +1,185 @@
+/**
+ * `npm run ingest -- <collection> --pyramid clickhouse`: builds a collection's zone pyramid from
+ * its source lake. A generation of the store is prepared, a first pass over the rows' points
+ * counts the rows of each coarse zone (and the pyramid's bbox and time extent), the parts are
+ * planned from it (part-plan.ts) and queued, workers run them (PyramidPartJob: here, and any
+ * `npm run worker` sharing the queue), and once every part is done the generation is published
+ * with its full layout. A part that fails for good fails the ingest with its reason; nothing is
+ * published then, and the previous pyramid stays the one served.
+ */
+import type { Collection } from '../../domain/collection.js';
+import type { Dggrs } from '../../domain/dggrs/dggrs.js';
+import type { CollectionCatalog } from '../../ports/collection-catalog.js';
+import type { GridRegistry } from '../../ports/grid-registry.js';
+import type { LakeReader } from '../../ports/lake-reader.js';
+import type { PyramidPartQueue, PyramidPartState, PyramidPartTask } from '../../ports/pyramid-parts.js';
+import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
+import type { PyramidLayout, PyramidPeriod, ZonePyramidStore } from '../../ports/zone-pyramid-store.js';
+import { chooseCoarseLevel, PartPlanError, planParts, type PyramidSurvey } from './part-plan.js';
+import { scanPointRows } from './point-rows.js';
+import type { PyramidPartJob } from './pyramid-part-job.js';
+
+export interface PyramidIngestRequest {
+  /** A `clickhouse-pyramid` collection id. */
+  collectionId: string;
+  /** Default: the backing's grid. */
+  grid?: string;
+  /** Default: the backing's levels. */
+  levels?: number[];
+  /** Parts this process runs at once (0: only other workers run them). */
+  workers: number;
+  log?: (line: string) => void;
+}
+
+export interface PyramidIngestOptions {
+  maxPartRows: number;
+  /** How often the parts' states are looked at (and a progress line written). */
+  pollMs: number;
+  /** Parts a worker is given at least (several per worker balance the load). */
+  partsPerWorker: number;
+}
+
+/** The ingest cannot run as asked, or a part failed for good; the message says which and why. */
+export class PyramidIngestError extends Error {
+  override readonly name = 'PyramidIngestError';
+}
+
+export class PyramidIngest {
+  constructor(
+    private readonly lake: LakeReader,
+    private readonly grids: GridRegistry,
+    private readonly collections: CollectionCatalog,
+    private readonly store: ZonePyramidStore,
+    private readonly queue: PyramidPartQueue,
+    private readonly job: PyramidPartJob,
+    private readonly options: PyramidIngestOptions,
+  ) {}
+
+  async ingest(req: PyramidIngestRequest): Promise<PyramidLayout> {
+    const log = req.log ?? (() => undefined);
+    const t0 = performance.now();
+    const { collection, source, grid, levels, coarseLevel } = this.resolve(req);
+    const backing = collection.backing as Extract<Collection['backing'], { kind: 'clickhouse-pyramid' }>;
+    const [dataset, allFields] = await Promise.all([this.lake.describe(source), this.lake.fields(source)]);
+    const fields = Object.entries(allFields)
+      .filter(([, m]) => m.type === 'number' || m.type === 'integer')
+      .map(([name]) => name);
+    let period: PyramidPeriod | undefined = backing.period;
+    if (period && !dataset.datetimeColumn) {
+      log(`${source.id} has no datetime column: all-time cells only (the backing's period "${period}" is not used)`);
+      period = undefined;
+    }
+    const ref = { table: backing.table };
+    const generation = await this.store.prepare(ref, { dggrsId: grid.id, levels, coarseLevel, fields, ...(period ? { period } : {}) });
+    const survey = await this.survey(source, grid, coarseLevel, levels, period !== undefined);
+    log(`${source.id}: ${survey.rows.toLocaleString('en')} rows with a place, ${survey.perCoarse.size} coarse zones of level ${coarseLevel} hold rows (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    const targetRows = Math.max(50_000, Math.min(this.options.maxPartRows, Math.ceil(survey.rows / Math.max(1, req.workers * this.options.partsPerWorker))));
+    let planned;
+    try {
+      planned = planParts(grid, levels, coarseLevel, survey, { targetRows, maxPartRows: this.options.maxPartRows });
+    } catch (e) {
+      if (e instanceof PartPlanError) throw new PyramidIngestError(e.message);
+      throw e;
+    }
+    const tasks: PyramidPartTask[] = planned.map((p) => ({
+      generation,
+      part: p.part,
+      table: backing.table,
+      source: source.id,
+      dggrsId: grid.id,
+      levels: p.levels,
+      coarseLevel,
+      coarse: p.coarse,
+      ...(p.bbox ? { bbox: p.bbox } : {}),
+      fields,
+      ...(period ? { period } : {}),
+    }));
+    log(`${tasks.length} part(s) of generation ${generation}, levels ${levels.join(',')}, coarse level ${coarseLevel}${period ? `, per ${period}` : ''}`);
+    await this.queue.enqueue(tasks);
+    if (req.workers > 0) await this.queue.work((task, signal) => this.job.run(task, signal), req.workers);
+    await this.waitForParts(generation, tasks.length, log);
+    const layout: PyramidLayout = {
+      dggrsId: grid.id,
+      levels,
+      coarseLevel,
+      fields,
+      ...(period ? { period } : {}),
+      ...(period && survey.timeExtent ? { timeExtent: survey.timeExtent } : {}),
+      ...(survey.bbox ? { bbox: survey.bbox } : {}),
+      rows: survey.rows,
+      source: `${source.id} ${dataset.source}`,
+      ingestedAt: new Date().toISOString(),
+    };
+    await this.store.publish(ref, generation, layout);
+    log(`published generation ${generation} of ${backing.table}: ${survey.rows.toLocaleString('en')} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (${Math.round(survey.rows / ((performance.now() - t0) / 1000)).toLocaleString('en')} rows/s)`);
+    return layout;
+  }
+
+  private resolve(req: PyramidIngestRequest): { collection: Collection; source: Collection; grid: Dggrs; levels: number[]; coarseLevel: number } {
+    const collection = this.collections.get(req.collectionId);
+    if (!collection) throw new PyramidIngestError(`no collection "${req.collectionId}" in the config`);
+    const backing = collection.backing;
+    if (backing.kind !== 'clickhouse-pyramid') throw new PyramidIngestError(`"${collection.id}" is a ${backing.kind} collection; --pyramid ingests clickhouse-pyramid collections`);
+    const source = this.collections.get(backing.source);
+    if (!source || source.backing.kind !== 'parquet-lake') throw new PyramidIngestError(`"${collection.id}" reads "${backing.source}", which is not a parquet-lake collection of the config`);
+    const grid = this.grids.get(req.grid ?? backing.grid);
+    if (!grid) throw new PyramidIngestError(`grid "${req.grid ?? backing.grid}" is not enabled (grids.enabled)`);
+    if (!grid.zoneKeyFromPoint || !grid.zoneIdFromKey || grid.maxZoneKeyLevel === undefined) throw new PyramidIngestError(`${grid.id} has no numeric zone keys: a pyramid needs them`);
+    const levels = [...new Set(req.levels ?? backing.levels)].sort((a, b) => a - b);
+    if (levels.length === 0) throw new PyramidIngestError('no levels to ingest');
+    const top = Math.min(grid.maxZoneKeyLevel, grid.maxRefinementLevel);
+    const beyond = levels.filter((l) => l < 0 || l > top);
+    if (beyond.length) throw new PyramidIngestError(`${grid.id} has zone keys for levels 0-${top}, not ${beyond.join(', ')}`);
+    const coarseLevel = chooseCoarseLevel(levels, backing.coarseLevel);
+    if (coarseLevel < 0 || coarseLevel > top) throw new PyramidIngestError(`coarse level ${coarseLevel} is beyond ${grid.id}'s zone keys (0-${top})`);
+    return { collection, source, grid, levels, coarseLevel };
+  }
+
+  /** One pass over the rows' points (and instants): rows per coarse zone, bbox, time extent. */
+  private async survey(source: Collection, grid: Dggrs, coarseLevel: number, levels: number[], timed: boolean): Promise<PyramidSurvey> {
+    const out: PyramidSurvey = { rows: 0, perCoarse: new Map() };
+    const counting = levels.some((l) => l >= coarseLevel);
+    await scanPointRows(this.lake, source, { fields: [], ...(timed ? { time: true } : {}), workClass: 'pyramid-ingest' }, async (b) => {
+      for (let i = 0; i < b.size; i++) {
+        const lon = b.x[i]!, lat = b.y[i]!;
+        if (!Number.isFinite(lon) || !(lat >= -90 && lat <= 90)) continue;
+        out.rows++;
+        const box = out.bbox;
+        if (!box) out.bbox = [lon, lat, lon, lat];
+        else [box[0], box[1], box[2], box[3]] = [Math.min(box[0], lon), Math.min(box[1], lat), Math.max(box[2], lon), Math.max(box[3], lat)];
+        const t = b.time?.[i];
+        if (t !== undefined && Number.isFinite(t)) out.timeExtent = out.timeExtent ? [Math.min(out.timeExtent[0], t), Math.max(out.timeExtent[1], t)] : [t, t];
+        if (counting) {
+          const key = grid.zoneKeyFromPoint!(lon, lat, coarseLevel);
+          if (!Number.isNaN(key)) out.perCoarse.set(key, (out.perCoarse.get(key) ?? 0) + 1);
+        }
+        if ((i & 2047) === 0 && turnDue()) await takeTurn();
+      }
+    });
+    return out;
+  }
+
+  /** Until every part is done; a progress line each poll; throws with the first part that failed for good. */
+  private async waitForParts(generation: string, total: number, log: (line: string) => void): Promise<void> {
+    const start = performance.now();
+    let said = '';
+    for (;;) {
+      const states: PyramidPartState[] = await this.queue.states(generation);
+      const failed = states.find((s) => s.state === 'failed');
+      if (failed) {
+        await this.queue.cancel(generation);
+        throw new PyramidIngestError(`part ${failed.part} failed: ${failed.reason ?? 'no reason given'}; nothing was published`);
+      }
+      const done = states.filter((s) => s.state === 'done');
+      const rows = done.reduce((n, s) => n + (s.outcome?.rows ?? 0), 0);
+      const seconds = (performance.now() - start) / 1000;
+      const running = states.filter((s) => s.state === 'running').length;
+      // A line when a part starts or ends, not every poll.
+      const changed = `${done.length}/${running}`;
+      if (changed !== said) log(`parts ${done.length}/${total} done, ${running} running, ${rows.toLocaleString('en')} rows read (${seconds > 0 ? Math.round(rows / seconds).toLocaleString('en') : 0} rows/s)`);
+      said = changed;
+      if (done.length >= total) return;
+      await new Promise((r) => setTimeout(r, this.options.pollMs));
+    }
+  }
+}

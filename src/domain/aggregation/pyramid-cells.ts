@@ -1,0 +1,222 @@
+/**
+ * The cells of a zone pyramid as an ingest part computes them from rows: per (level, zone key,
+ * period), the rows counted and each field's moments (valid, sum, Welford's M2, min, max), so a
+ * reader gets count, mean, min, max and the population standard deviation of any cell, and
+ * combines periods with Chan's formula. A row counts in the cell of each level whose zone holds
+ * its point, exactly as the lake's on-the-fly aggregation bins it (`ZonePointAggregator`): a value
+ * is valid unless it is NaN (the lake's "not a number").
+ */
+import type { Dggrs } from '../dggrs/dggrs.js';
+
+/** Time buckets of per-period cells, UTC. */
+export type CellPeriod = 'hour' | 'day' | 'month' | 'year';
+
+/** `period` of all-time cells: the same value as the pyramid port's `ALL_TIME`. */
+export const ALL_TIME_PERIOD = Number.MIN_SAFE_INTEGER;
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+/** The UTC start (epoch ms) of the period holding instant `t` (epoch ms). */
+export function periodStart(period: CellPeriod, t: number): number {
+  if (period === 'hour') return Math.floor(t / HOUR) * HOUR;
+  if (period === 'day') return Math.floor(t / DAY) * DAY;
+  const d = new Date(t);
+  return period === 'month' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) : Date.UTC(d.getUTCFullYear(), 0, 1);
+}
+
+/**
+ * The coarse key of a cell: the key of the zone of `coarseLevel` holding the cell zone's centroid;
+ * a cell at or above the coarse level is its own coarse zone. The pyramid reader computes it the
+ * same way (src/domain/aggregation/pyramid-keys.ts must agree with this).
+ */
+export function coarseKeyOfCell(grid: Dggrs, level: number, key: number, coarseLevel: number): number {
+  if (level <= coarseLevel) return key;
+  const [lon, lat] = grid.describeZone(grid.zoneIdFromKey!(key, level)).centroid;
+  return grid.zoneKeyFromPoint!(lon, lat, coarseLevel);
+}
+
+/** One field's moments of one cell (as the pyramid port's FieldMoments). */
+export interface CellFieldMoments {
+  valid: number;
+  sum: number;
+  m2: number;
+  min: number;
+  max: number;
+}
+
+export interface AccumulatedCell {
+  level: number;
+  key: number;
+  period: number;
+  count: number;
+  fields: CellFieldMoments[];
+}
+
+/** Growable columns of per-cell state, one slot per cell. */
+class Columns {
+  count = new Float64Array(0);
+  valid: Float64Array[];
+  sum: Float64Array[];
+  mean: Float64Array[];
+  m2: Float64Array[];
+  min: Float64Array[];
+  max: Float64Array[];
+  size = 0;
+
+  constructor(private readonly fields: number) {
+    this.valid = this.arrays();
+    this.sum = this.arrays();
+    this.mean = this.arrays();
+    this.m2 = this.arrays();
+    this.min = this.arrays();
+    this.max = this.arrays();
+  }
+
+  private arrays(): Float64Array[] {
+    return Array.from({ length: this.fields }, () => new Float64Array(0));
+  }
+
+  /** A new slot, its state empty. */
+  add(): number {
+    if (this.size === this.count.length) this.grow(Math.max(1024, this.size * 2));
+    const slot = this.size++;
+    for (let f = 0; f < this.fields; f++) {
+      this.min[f]![slot] = Infinity;
+      this.max[f]![slot] = -Infinity;
+    }
+    return slot;
+  }
+
+  private grow(to: number): void {
+    const more = (a: Float64Array) => {
+      const b = new Float64Array(to);
+      b.set(a);
+      return b;
+    };
+    this.count = more(this.count);
+    for (const list of [this.valid, this.sum, this.mean, this.m2, this.min, this.max]) for (let f = 0; f < list.length; f++) list[f] = more(list[f]!);
+  }
+}
+
+/**
+ * Cells accumulated from batches of rows (points, field values, optional instants), at several
+ * levels, all-time and (with a period) per period. Memory is one slot per cell met.
+ */
+export class PyramidCellAccumulator {
+  private readonly columns: Columns;
+  /** Per level: period -> (zone key -> slot). */
+  private readonly slots: Map<number, Map<number, number>>[];
+  private readonly cellOf: { level: number; key: number; period: number }[] = [];
+  /** Rows with a place taken so far. */
+  rows = 0;
+  /** [west, south, east, north] of the points taken; undefined before any. */
+  bbox: [number, number, number, number] | undefined;
+  /** First and last instant of the rows taken that have one. */
+  timeExtent: [number, number] | undefined;
+
+  constructor(
+    private readonly grid: Dggrs,
+    readonly levels: readonly number[],
+    readonly fieldCount: number,
+    private readonly period?: CellPeriod,
+  ) {
+    if (!grid.zoneKeyFromPoint || !grid.zoneIdFromKey) throw new Error(`${grid.id} has no numeric zone keys`);
+    this.columns = new Columns(fieldCount);
+    this.slots = levels.map(() => new Map());
+  }
+
+  /** Cells met so far (a bound on memory the caller may check between batches). */
+  get cells(): number {
+    return this.columns.size;
+  }
+
+  /**
+   * Rows 0..n-1 of a batch: points, one array per field (NaN: not valid), and (with a period) each
+   * row's instant (NaN: none; such a row counts in all-time cells only). Rows without a place (NaN
+   * or beyond the poles) are dropped, as the lake drops them. `from`: the first row to take (a
+   * caller slicing a batch between turns of its event loop).
+   */
+  add(x: Float64Array, y: Float64Array, values: readonly Float64Array[], n: number, time?: Float64Array, from = 0): void {
+    const grid = this.grid;
+    const periodic = this.period !== undefined && time !== undefined;
+    let lastT = NaN;
+    let lastP = ALL_TIME_PERIOD;
+    for (let i = from; i < n; i++) {
+      const lon = x[i]!, lat = y[i]!;
+      if (!Number.isFinite(lon) || !(lat >= -90 && lat <= 90)) continue;
+      this.rows++;
+      this.extend(lon, lat);
+      let p = ALL_TIME_PERIOD;
+      if (periodic) {
+        const t = time[i]!;
+        if (Number.isFinite(t)) {
+          if (t !== lastT) [lastT, lastP] = [t, periodStart(this.period!, t)];
+          p = lastP;
+          this.timeExtent = this.timeExtent ? [Math.min(this.timeExtent[0], t), Math.max(this.timeExtent[1], t)] : [t, t];
+        }
+      }
+      for (let k = 0; k < this.levels.length; k++) {
+        const key = grid.zoneKeyFromPoint!(lon, lat, this.levels[k]!);
+        if (Number.isNaN(key)) continue;
+        this.take(this.slot(k, ALL_TIME_PERIOD, key), values, i);
+        if (p !== ALL_TIME_PERIOD) this.take(this.slot(k, p, key), values, i);
+      }
+    }
+  }
+
+  private extend(lon: number, lat: number): void {
+    const b = this.bbox;
+    if (!b) this.bbox = [lon, lat, lon, lat];
+    else {
+      if (lon < b[0]) b[0] = lon;
+      if (lat < b[1]) b[1] = lat;
+      if (lon > b[2]) b[2] = lon;
+      if (lat > b[3]) b[3] = lat;
+    }
+  }
+
+  private slot(k: number, period: number, key: number): number {
+    const levelSlots = this.slots[k]!;
+    let byKey = levelSlots.get(period);
+    if (!byKey) levelSlots.set(period, (byKey = new Map()));
+    let slot = byKey.get(key);
+    if (slot === undefined) {
+      slot = this.columns.add();
+      byKey.set(key, slot);
+      this.cellOf.push({ level: this.levels[k]!, key, period });
+    }
+    return slot;
+  }
+
+  /** Welford's update of every field of `slot` with row i. */
+  private take(slot: number, values: readonly Float64Array[], i: number): void {
+    const c = this.columns;
+    c.count[slot]! += 1;
+    for (let f = 0; f < this.fieldCount; f++) {
+      const v = values[f]![i]!;
+      if (Number.isNaN(v)) continue;
+      const n = (c.valid[f]![slot]! += 1);
+      c.sum[f]![slot]! += v;
+      const mean = c.mean[f]!;
+      const d = v - mean[slot]!;
+      mean[slot]! += d / n;
+      c.m2[f]![slot]! += d * (v - mean[slot]!);
+      if (v < c.min[f]![slot]!) c.min[f]![slot] = v;
+      if (v > c.max[f]![slot]!) c.max[f]![slot] = v;
+    }
+  }
+
+  /** The cells, in the order first met; min and max NaN where a field has no valid value. */
+  *results(): Generator<AccumulatedCell> {
+    const c = this.columns;
+    for (let s = 0; s < c.size; s++) {
+      const fields: CellFieldMoments[] = [];
+      for (let f = 0; f < this.fieldCount; f++) {
+        const valid = c.valid[f]![s]!;
+        fields.push({ valid, sum: c.sum[f]![s]!, m2: c.m2[f]![s]!, min: valid > 0 ? c.min[f]![s]! : NaN, max: valid > 0 ? c.max[f]![s]! : NaN });
+      }
+      yield { ...this.cellOf[s]!, count: c.count[s]!, fields };
+    }
+  }
+}
