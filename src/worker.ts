@@ -8,12 +8,18 @@ import type { Config } from './app/config/config-schema.js';
 import type { JobRunner } from './app/orders/job-runner.js';
 import type { DatastoreAdmin } from './ports/datastore.js';
 import type { LakeReader } from './ports/lake-reader.js';
+import type { PyramidPartQueue } from './ports/pyramid-parts.js';
+import type { ZonePyramidStore } from './ports/zone-pyramid-store.js';
+import type { PyramidPartJob } from './app/pyramids/pyramid-part-job.js';
 
 /**
  * A job worker without the HTTP server (`npm run worker`): takes jobs from the queue the config
  * names and runs them. On PostgreSQL any number of workers, on any number of machines, share the
  * pg-boss queue; they need the same config (datastore, lake, collections, results root) as the
- * API. Stops cleanly on SIGINT/SIGTERM: running jobs get a grace period, then go back to the queue.
+ * API. With a PostgreSQL datastore and clickhouse-pyramid collections, it also runs the parts of
+ * pyramid ingests (`npm run ingest -- <id> --pyramid clickhouse`) from their pg-boss queue, as many
+ * at once as order jobs. Stops cleanly on SIGINT/SIGTERM: running jobs get a grace period, then go
+ * back to the queue.
  */
 async function main(): Promise<void> {
   let config: Config;
@@ -33,12 +39,17 @@ async function main(): Promise<void> {
   if (config.datastore.autoInitialize) await datastore.initialize();
   const runner = container.get<JobRunner>(TOKENS.JobRunner);
   await runner.start();
-  logger.info({ concurrency: config.orders.concurrency, queue: config.orders.queue, datastore: config.datastore.kind }, 'dggs-api worker running');
+  // Pyramid parts come from a queue other processes fill only on PostgreSQL (else the ingest runs its own).
+  const parts = config.datastore.kind === 'postgres' && config.collections.some((c) => c.backing.kind === 'clickhouse-pyramid') ? container.get<PyramidPartQueue>(TOKENS.PyramidPartQueue) : undefined;
+  if (parts) {
+    const job = container.get<PyramidPartJob>(TOKENS.PyramidPartJob);
+    await parts.work((task, signal) => job.run(task, signal), config.orders.concurrency);
+  }
+  logger.info({ concurrency: config.orders.concurrency, queue: config.orders.queue, datastore: config.datastore.kind, pyramidParts: parts !== undefined }, 'dggs-api worker running');
   const stop = (signal: string) => {
     logger.info({ signal }, 'stopping');
-    runner
-      .stop()
-      .then(() => Promise.all([datastore.close(), container.get<LakeReader>(TOKENS.LakeReader).close()]))
+    Promise.all([runner.stop(), parts?.close()])
+      .then(() => Promise.all([datastore.close(), container.get<LakeReader>(TOKENS.LakeReader).close(), parts ? container.get<ZonePyramidStore>(TOKENS.ZonePyramidStore).close() : undefined]))
       .then(
         () => process.exit(0),
         () => process.exit(1),

@@ -80,6 +80,44 @@ describe('DuckDbLake: scanPoints streams the rows scan streams, as plain numbers
   }
 });
 
+describe('DuckDbLake: scanPoints gives each row\'s instant when asked', function () {
+  this.timeout(30_000);
+  const lakeOf = (id: string, datetimeColumn?: string): Collection => ({ id, title: id, backing: { kind: 'parquet-lake', geometryColumn: 'geometry', ...(datetimeColumn ? { datetimeColumn } : {}) } });
+  let lake: DuckDbLake;
+  before(async () => {
+    lake = new DuckDbLake(await writeContractLake());
+  });
+  after(() => lake.close());
+
+  it('as epoch ms in UTC, the instants scan gives, in scan order, beside the same points and values', async () => {
+    const want: number[][] = [];
+    await lake.scan(lakeOf('c1', 'datetime'), { columns: ['geometry', 'v', 'datetime'] }, (chunk) => {
+      for (let i = 0; i < chunk.size; i++) {
+        const g = chunk.columns.geometry![i];
+        const p = g instanceof Uint8Array ? placeOf(g) : undefined;
+        const t = chunk.columns.datetime![i];
+        want.push([p?.[0] ?? NaN, p?.[1] ?? NaN, chunk.columns.v![i] as number, typeof t === 'string' ? Date.parse(t) : NaN]);
+      }
+    });
+    const got: number[][] = [];
+    await lake.scanPoints(lakeOf('c1', 'datetime'), { fields: ['v'], time: true }, (b) => {
+      expect(b.time).to.be.instanceOf(Float64Array);
+      for (let i = 0; i < b.size; i++) got.push([b.x[i]!, b.y[i]!, b.values[0]![i]!, b.time![i]!]);
+    });
+    expect(got).to.deep.equal(want);
+    expect(got.filter((r) => Number.isFinite(r[3])).length).to.be.greaterThan(2);
+    expect(got[0]![3]).to.equal(Date.parse('2024-01-01T00:00:00Z') + 3_600_000 * (got[0]![2]!));
+  });
+
+  it('NaN for every row of a collection without a datetime column; no time array unless asked', async () => {
+    const times: number[] = [];
+    await lake.scanPoints(lakeOf('c1'), { fields: ['v'], time: true }, (b) => void times.push(...b.time!.subarray(0, b.size)));
+    expect(times.length).to.be.greaterThan(2);
+    expect(times.every(Number.isNaN)).to.equal(true);
+    await lake.scanPoints(lakeOf('c1', 'datetime'), { fields: ['v'] }, (b) => void expect(b.time).to.equal(undefined));
+  });
+});
+
 describe('DuckDbLake: scanPoints stops when its signal aborts', function () {
   this.timeout(60_000);
   const big: Collection = { id: 'big', title: 'big', backing: { kind: 'parquet-lake', geometryColumn: 'geometry', datetimeColumn: 'datetime' } };
