@@ -8,7 +8,9 @@ import type { PyramidPeriod } from './zone-pyramid-store.js';
 
 /** Everything a worker needs to compute and write one part; plain JSON. */
 export interface PyramidPartTask {
-  /** The ingest's generation (`ZonePyramidStore.prepare`); the queue groups parts by it. */
+  /** Names the ingest run, unique over runs (the queue groups parts by it). */
+  ingest: string;
+  /** The ingest's generation (`ZonePyramidStore.prepare`). */
   generation: string;
   /** The part's name within the generation (`writePart`'s part). */
   part: string;
@@ -57,10 +59,10 @@ export interface PyramidPartQueue {
   enqueue(tasks: PyramidPartTask[]): Promise<void>;
   /** Starts running queued parts in this process, `concurrency` at once. */
   work(handler: PyramidPartHandler, concurrency: number): Promise<void>;
-  /** The state of every part queued for `generation`. */
-  states(generation: string): Promise<PyramidPartState[]>;
-  /** Drops the parts of `generation` not yet run (an ingest given up). */
-  cancel(generation: string): Promise<void>;
+  /** The state of every part queued for the ingest run `ingest`. */
+  states(ingest: string): Promise<PyramidPartState[]>;
+  /** Drops the parts of the ingest run `ingest` not yet run (an ingest given up). */
+  cancel(ingest: string): Promise<void>;
   /** Stops taking parts, waits for running ones (aborting them after the grace period). */
   close(graceMs?: number): Promise<void>;
 }

@@ -31,7 +31,7 @@ export class InProcessPyramidParts implements PyramidPartQueue {
 
   async enqueue(tasks: PyramidPartTask[]): Promise<void> {
     for (const task of tasks) {
-      const id = `${task.generation}/${task.part}`;
+      const id = `${task.ingest}\u0000${task.part}`;
       if (this.entries.has(id)) continue;
       const entry: Entry = { task, state: { part: task.part, state: 'queued' }, attempts: 0 };
       this.entries.set(id, entry);
@@ -81,14 +81,14 @@ export class InProcessPyramidParts implements PyramidPartQueue {
     }
   }
 
-  async states(generation: string): Promise<PyramidPartState[]> {
-    return [...this.entries.values()].filter((e) => e.task.generation === generation).map((e) => ({ ...e.state }));
+  async states(ingest: string): Promise<PyramidPartState[]> {
+    return [...this.entries.values()].filter((e) => e.task.ingest === ingest).map((e) => ({ ...e.state }));
   }
 
-  async cancel(generation: string): Promise<void> {
-    this.waiting = this.waiting.filter((e) => e.task.generation !== generation);
+  async cancel(ingest: string): Promise<void> {
+    this.waiting = this.waiting.filter((e) => e.task.ingest !== ingest);
     for (const e of this.entries.values()) {
-      if (e.task.generation !== generation) continue;
+      if (e.task.ingest !== ingest) continue;
       clearTimeout(e.timer);
       e.controller?.abort(new Error('the ingest was given up'));
     }

@@ -21,9 +21,9 @@ export const PYRAMID_PARTS_QUEUE = 'dggs-pyramid-parts';
 /** Parts of one generation: pg-boss lists at most this many per look. */
 const MAX_PARTS = 100_000;
 
-/** A stable pg-boss id per (generation, part): queueing a part twice is a no-op. */
-export function partQueueId(generation: string, part: string): string {
-  const h = createHash('sha256').update(`dggs-api pyramid part ${generation}\u0000${part}`).digest('hex');
+/** A stable pg-boss id per (ingest run, part): queueing a part twice is a no-op. */
+export function partQueueId(ingest: string, part: string): string {
+  const h = createHash('sha256').update(`dggs-api pyramid part ${ingest}\u0000${part}`).digest('hex');
   const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
@@ -80,7 +80,7 @@ export class PgBossPyramidParts implements PyramidPartQueue {
     for (let i = 0; i < tasks.length; i += 500) {
       await this.boss.insert(
         PYRAMID_PARTS_QUEUE,
-        tasks.slice(i, i + 500).map((task) => ({ id: partQueueId(task.generation, task.part), data: task as unknown as object })),
+        tasks.slice(i, i + 500).map((task) => ({ id: partQueueId(task.ingest, task.part), data: task as unknown as object })),
       );
     }
   }
@@ -114,9 +114,9 @@ export class PgBossPyramidParts implements PyramidPartQueue {
     }
   }
 
-  async states(generation: string): Promise<PyramidPartState[]> {
+  async states(ingest: string): Promise<PyramidPartState[]> {
     await this.ready();
-    const jobs = await this.boss.findJobs<PyramidPartTask>(PYRAMID_PARTS_QUEUE, { data: { generation }, limit: MAX_PARTS });
+    const jobs = await this.boss.findJobs<PyramidPartTask>(PYRAMID_PARTS_QUEUE, { data: { ingest }, limit: MAX_PARTS });
     return jobs.map((j) => {
       const part = j.data.part;
       const output = j.output as (Partial<PyramidPartOutcome> & { message?: string }) | null;
@@ -127,9 +127,9 @@ export class PgBossPyramidParts implements PyramidPartQueue {
     });
   }
 
-  async cancel(generation: string): Promise<void> {
+  async cancel(ingest: string): Promise<void> {
     await this.ready();
-    const jobs = await this.boss.findJobs<PyramidPartTask>(PYRAMID_PARTS_QUEUE, { data: { generation }, queued: true, limit: MAX_PARTS });
+    const jobs = await this.boss.findJobs<PyramidPartTask>(PYRAMID_PARTS_QUEUE, { data: { ingest }, queued: true, limit: MAX_PARTS });
     for (let i = 0; i < jobs.length; i += 500) await this.boss.cancel(PYRAMID_PARTS_QUEUE, jobs.slice(i, i + 500).map((j) => j.id));
   }
 

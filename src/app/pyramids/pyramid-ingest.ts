@@ -81,7 +81,10 @@ export class PyramidIngest {
       if (e instanceof PartPlanError) throw new PyramidIngestError(e.message);
       throw e;
     }
+    // Generations are the store's names; a run's name is unique whatever the store calls them.
+    const ingest = `${backing.table}/${generation}/${Date.now().toString(36)}${Math.floor(Math.random() * 2 ** 32).toString(36)}`;
     const tasks: PyramidPartTask[] = planned.map((p) => ({
+      ingest,
       generation,
       part: p.part,
       table: backing.table,
@@ -97,7 +100,7 @@ export class PyramidIngest {
     log(`${tasks.length} part(s) of generation ${generation}, levels ${levels.join(',')}, coarse level ${coarseLevel}${period ? `, per ${period}` : ''}`);
     await this.queue.enqueue(tasks);
     if (req.workers > 0) await this.queue.work((task, signal) => this.job.run(task, signal), req.workers);
-    await this.waitForParts(generation, tasks.length, log);
+    await this.waitForParts(ingest, tasks.length, log);
     const layout: PyramidLayout = {
       dggrsId: grid.id,
       levels,
@@ -160,14 +163,14 @@ export class PyramidIngest {
   }
 
   /** Until every part is done; a progress line each poll; throws with the first part that failed for good. */
-  private async waitForParts(generation: string, total: number, log: (line: string) => void): Promise<void> {
+  private async waitForParts(ingest: string, total: number, log: (line: string) => void): Promise<void> {
     const start = performance.now();
     let said = '';
     for (;;) {
-      const states: PyramidPartState[] = await this.queue.states(generation);
+      const states: PyramidPartState[] = await this.queue.states(ingest);
       const failed = states.find((s) => s.state === 'failed');
       if (failed) {
-        await this.queue.cancel(generation);
+        await this.queue.cancel(ingest);
         throw new PyramidIngestError(`part ${failed.part} failed: ${failed.reason ?? 'no reason given'}; nothing was published`);
       }
       const done = states.filter((s) => s.state === 'done');
