@@ -37,6 +37,8 @@ export interface PyramidPartTask {
 export interface PyramidPartOutcome {
   /** Rows read (with a place), including those of neighbouring parts' zones it read and dropped. */
   rows: number;
+  /** Rows in the part's own cells of its first level: summed over the parts of one level, every row once. */
+  ownRows: number;
   cells: number;
 }
 

@@ -120,7 +120,7 @@ export class PgBossPyramidParts implements PyramidPartQueue {
     return jobs.map((j) => {
       const part = j.data.part;
       const output = j.output as (Partial<PyramidPartOutcome> & { message?: string }) | null;
-      if (j.state === 'completed') return { part, state: 'done', outcome: { rows: output?.rows ?? 0, cells: output?.cells ?? 0 } };
+      if (j.state === 'completed') return { part, state: 'done', outcome: { rows: output?.rows ?? 0, ownRows: output?.ownRows ?? 0, cells: output?.cells ?? 0 } };
       if (j.state === 'failed') return { part, state: 'failed', reason: `${output?.message ?? 'no message'} (after ${j.retryCount + 1} attempt(s))` };
       if (j.state === 'cancelled') return { part, state: 'failed', reason: 'cancelled' };
       return { part, state: j.state === 'active' ? 'running' : 'queued' };

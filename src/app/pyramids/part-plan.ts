@@ -21,6 +21,8 @@ export interface PyramidSurvey {
   timeExtent?: [number, number];
   /** Rows per coarse zone key (level C). */
   perCoarse: Map<number, number>;
+  /** Counts spread evenly over the zones of the lake's extent, not counted (the zones may hold none). */
+  estimated?: boolean;
 }
 
 export interface PlannedPart {
@@ -91,7 +93,7 @@ export function planParts(grid: Dggrs, levels: readonly number[], coarseLevel: n
   if (lower.length === 0 || survey.perCoarse.size === 0) return parts;
   const idOf = (key: number) => grid.zoneIdFromKey!(key, coarseLevel);
   for (const [key, rows] of survey.perCoarse) {
-    if (rows > opts.maxPartRows) {
+    if (!survey.estimated && rows > opts.maxPartRows) {
       throw new PartPlanError(`coarse zone ${idOf(key)} (level ${coarseLevel}) holds ${rows.toLocaleString('en')} rows, more than a part may read (${opts.maxPartRows.toLocaleString('en')}): set the backing's coarseLevel to a finer level`);
     }
   }

@@ -12,8 +12,8 @@ import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { LakeReader } from '../../ports/lake-reader.js';
-import type { PyramidPartQueue, PyramidPartState, PyramidPartTask } from '../../ports/pyramid-parts.js';
-import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
+import type { PyramidPartOutcome, PyramidPartQueue, PyramidPartState, PyramidPartTask } from '../../ports/pyramid-parts.js';
+import { runStepped, takeTurn, turnDue } from '../../ports/event-loop-turns.js';
 import type { PyramidLayout, PyramidPeriod, ZonePyramidStore } from '../../ports/zone-pyramid-store.js';
 import { chooseCoarseLevel, PartPlanError, planParts, type PyramidSurvey } from './part-plan.js';
 import { scanPointRows } from './point-rows.js';
@@ -40,6 +40,9 @@ export interface PyramidIngestOptions {
 }
 
 /** The ingest cannot run as asked, or a part failed for good; the message says which and why. */
+/** Coarse zones meeting the lake's extent beyond which the rows are counted per zone instead (a pass over them). */
+const MAX_EXTENT_ZONES = 20_000;
+
 export class PyramidIngestError extends Error {
   override readonly name = 'PyramidIngestError';
 }
@@ -71,8 +74,12 @@ export class PyramidIngest {
     }
     const ref = { table: backing.table };
     const generation = await this.store.prepare(ref, { dggrsId: grid.id, levels, coarseLevel, fields, ...(period ? { period } : {}) });
-    const survey = await this.survey(source, grid, coarseLevel, levels, period !== undefined);
-    log(`${source.id}: ${survey.rows.toLocaleString('en')} rows with a place, ${survey.perCoarse.size} coarse zones of level ${coarseLevel} hold rows (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    const survey = (await this.fromExtent(source, grid, coarseLevel, levels, dataset.totalRows)) ?? (await this.survey(source, grid, coarseLevel, levels, period !== undefined));
+    log(
+      survey.estimated
+        ? `${source.id}: about ${survey.rows.toLocaleString('en')} rows, ${survey.perCoarse.size} coarse zones of level ${coarseLevel} meet its extent`
+        : `${source.id}: ${survey.rows.toLocaleString('en')} rows with a place, ${survey.perCoarse.size} coarse zones of level ${coarseLevel} hold rows (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    );
     const targetRows = Math.max(50_000, Math.min(this.options.maxPartRows, Math.ceil(survey.rows / Math.max(1, req.workers * this.options.partsPerWorker))));
     let planned;
     try {
@@ -100,7 +107,10 @@ export class PyramidIngest {
     log(`${tasks.length} part(s) of generation ${generation}, levels ${levels.join(',')}, coarse level ${coarseLevel}${period ? `, per ${period}` : ''}`);
     await this.queue.enqueue(tasks);
     if (req.workers > 0) await this.queue.work((task, signal) => this.job.run(task, signal), req.workers);
-    await this.waitForParts(ingest, tasks.length, log);
+    const outcomes = await this.waitForParts(ingest, tasks.length, log);
+    // Every row with a place once: the parts of the coarse level own each row's level-C cell (or, without them, the part above).
+    const counting = tasks.some((t) => t.coarse.length > 0) ? (t: PyramidPartTask) => t.coarse.length > 0 : () => true;
+    const rows = tasks.filter(counting).reduce((n, t) => n + (outcomes.get(t.part)?.ownRows ?? 0), 0);
     const layout: PyramidLayout = {
       dggrsId: grid.id,
       levels,
@@ -109,12 +119,12 @@ export class PyramidIngest {
       ...(period ? { period } : {}),
       ...(period && survey.timeExtent ? { timeExtent: survey.timeExtent } : {}),
       ...(survey.bbox ? { bbox: survey.bbox } : {}),
-      rows: survey.rows,
+      rows,
       source: `${source.id} ${dataset.source}`,
       ingestedAt: new Date().toISOString(),
     };
     await this.store.publish(ref, generation, layout);
-    log(`published generation ${generation} of ${backing.table}: ${survey.rows.toLocaleString('en')} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (${Math.round(survey.rows / ((performance.now() - t0) / 1000)).toLocaleString('en')} rows/s)`);
+    log(`published generation ${generation} of ${backing.table}: ${rows.toLocaleString('en')} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (${Math.round(rows / ((performance.now() - t0) / 1000)).toLocaleString('en')} rows/s)`);
     return layout;
   }
 
@@ -136,6 +146,32 @@ export class PyramidIngest {
     const coarseLevel = chooseCoarseLevel(levels, backing.coarseLevel);
     if (coarseLevel < 0 || coarseLevel > top) throw new PyramidIngestError(`coarse level ${coarseLevel} is beyond ${grid.id}'s zone keys (0-${top})`);
     return { collection, source, grid, levels, coarseLevel };
+  }
+
+  /**
+   * The survey from the lake's extent as its files give it (no pass over the rows): the coarse
+   * zones meeting its bbox, the rows spread evenly over them. Undefined when the lake gives no bbox
+   * or too many zones meet it (then the rows are counted: `survey`).
+   */
+  private async fromExtent(source: Collection, grid: Dggrs, coarseLevel: number, levels: number[], totalRows: number): Promise<PyramidSurvey | undefined> {
+    const extent = await this.lake.extent?.(source);
+    const bbox = extent?.spatial?.bbox[0];
+    if (!bbox) return undefined;
+    const [start, end] = extent.temporal?.interval[0] ?? [null, null];
+    const timeExtent: [number, number] | undefined = start && end ? [Date.parse(start), Date.parse(end)] : undefined;
+    const out: PyramidSurvey = { rows: totalRows, bbox, ...(timeExtent ? { timeExtent } : {}), perCoarse: new Map(), estimated: true };
+    if (!levels.some((l) => l >= coarseLevel)) return out;
+    const selection = grid.selectZonesInBBox(coarseLevel, bbox);
+    const n = await runStepped(selection.count(MAX_EXTENT_ZONES));
+    if (n > MAX_EXTENT_ZONES) return undefined;
+    const zones = await runStepped(selection.page({ offset: 0, limit: n }));
+    const each = Math.ceil(totalRows / Math.max(1, zones.length));
+    for (const [i, id] of zones.entries()) {
+      const [lon, lat] = grid.describeZone(id).centroid;
+      out.perCoarse.set(grid.zoneKeyFromPoint!(lon, lat, coarseLevel), each);
+      if (i % 256 === 255 && turnDue()) await takeTurn();
+    }
+    return out;
   }
 
   /** One pass over the rows' points (and instants): rows per coarse zone, bbox, time extent. */
@@ -162,8 +198,8 @@ export class PyramidIngest {
     return out;
   }
 
-  /** Until every part is done; a progress line each poll; throws with the first part that failed for good. */
-  private async waitForParts(ingest: string, total: number, log: (line: string) => void): Promise<void> {
+  /** Until every part is done (their outcomes by part); a progress line as parts start and end; throws with the first part that failed for good. */
+  private async waitForParts(ingest: string, total: number, log: (line: string) => void): Promise<Map<string, PyramidPartOutcome>> {
     const start = performance.now();
     let said = '';
     for (;;) {
@@ -181,7 +217,7 @@ export class PyramidIngest {
       const changed = `${done.length}/${running}`;
       if (changed !== said) log(`parts ${done.length}/${total} done, ${running} running, ${rows.toLocaleString('en')} rows read (${seconds > 0 ? Math.round(rows / seconds).toLocaleString('en') : 0} rows/s)`);
       said = changed;
-      if (done.length >= total) return;
+      if (done.length >= total) return new Map(done.map((s) => [s.part, s.outcome!]));
       await new Promise((r) => setTimeout(r, this.options.pollMs));
     }
   }

@@ -11,7 +11,7 @@ import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { LakeReader } from '../../ports/lake-reader.js';
 import type { PyramidPartOutcome, PyramidPartTask } from '../../ports/pyramid-parts.js';
 import { takeTurn, turnDue } from '../../ports/event-loop-turns.js';
-import type { PyramidCell, ZonePyramidStore } from '../../ports/zone-pyramid-store.js';
+import { ALL_TIME, type PyramidCell, type ZonePyramidStore } from '../../ports/zone-pyramid-store.js';
 import { scanPointRows } from './point-rows.js';
 
 export interface PyramidPartLimits {
@@ -57,6 +57,8 @@ export class PyramidPartJob {
     // A cell's coarse key, once per (level, key): its periods share it.
     const coarseOf = new Map<string, number>();
     let cells = 0;
+    let ownRows = 0;
+    const first = task.levels[0];
     async function* batches(): AsyncGenerator<PyramidCell[]> {
       let out: PyramidCell[] = [];
       for (const c of acc.results()) {
@@ -64,6 +66,7 @@ export class PyramidPartJob {
         let coarse = coarseOf.get(id);
         if (coarse === undefined) coarseOf.set(id, (coarse = coarseKeyOfCell(grid, c.level, c.key, task.coarseLevel)));
         if (own && !own.has(coarse)) continue;
+        if (c.level === first && c.period === ALL_TIME) ownRows += c.count;
         out.push({ level: c.level, key: c.key, coarse, period: c.period, count: c.count, fields: c.fields });
         if (out.length === WRITE_BATCH) {
           cells += out.length;
@@ -78,6 +81,6 @@ export class PyramidPartJob {
       }
     }
     await this.store.writePart({ table: task.table }, task.generation, task.part, batches(), signal);
-    return { rows: acc.rows, cells };
+    return { rows: acc.rows, ownRows, cells };
   }
 }

@@ -6,7 +6,7 @@
  * its point, exactly as the lake's on-the-fly aggregation bins it (`ZonePointAggregator`): a value
  * is valid unless it is NaN (the lake's "not a number").
  */
-import type { Dggrs } from '../dggrs/dggrs.js';
+import type { Dggrs, LonLat } from '../dggrs/dggrs.js';
 
 /** Time buckets of per-period cells, UTC. */
 export type CellPeriod = 'hour' | 'day' | 'month' | 'year';
@@ -28,11 +28,14 @@ export function periodStart(period: CellPeriod, t: number): number {
 /**
  * The coarse key of a cell: the key of the zone of `coarseLevel` holding the cell zone's centroid;
  * a cell at or above the coarse level is its own coarse zone. The pyramid reader computes it the
- * same way (src/domain/aggregation/pyramid-keys.ts must agree with this).
+ * same way (`coarseKey` in pyramid-keys.ts, written beside this: one of the two is to go).
  */
 export function coarseKeyOfCell(grid: Dggrs, level: number, key: number, coarseLevel: number): number {
   if (level <= coarseLevel) return key;
-  const [lon, lat] = grid.describeZone(grid.zoneIdFromKey!(key, level)).centroid;
+  const id = grid.zoneIdFromKey!(key, level);
+  // The grid's cheap centroid where it has one (the same point as its description's), as the reader takes it.
+  const cheap = grid as Dggrs & { zoneCentroid?(zoneId: string): LonLat };
+  const [lon, lat] = cheap.zoneCentroid ? cheap.zoneCentroid(id) : grid.describeZone(id).centroid;
   return grid.zoneKeyFromPoint!(lon, lat, coarseLevel);
 }
 

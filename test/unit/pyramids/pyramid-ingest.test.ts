@@ -95,20 +95,23 @@ describe('pyramid ingest: faults of parts, readers without scanPoints, no period
   const levels = [1, 2, 3];
   const collections = demoCollections().map((c) => (c.backing.kind === 'clickhouse-pyramid' ? { ...c, backing: { ...c.backing, levels } } : c));
 
-  it('a part failing once is retried and the cells are whole', async () => {
+  it('a part failing once is retried and the cells are whole (a reader without extent: rows counted per coarse zone first)', async () => {
     const store = new RecordingStore();
     const queue = new InProcessPyramidParts({ maxAttempts: 2, retryDelayMs: 10 });
     let failures = 0;
-    const { ingest } = ingestOf(lake, store, queue, collections, (job) => {
+    const noExtent = new Proxy(lake, { get: (t, k) => (k === 'extent' ? undefined : (Reflect.get(t, k) as unknown)) }) as LakeReader;
+    const { ingest } = ingestOf(noExtent, store, queue, collections, (job) => {
       const run: PyramidPartHandler = async (task, signal) => {
         if (task.part.endsWith('00001') && failures++ === 0) throw new Error('a worker fell over');
         return job.run(task, signal);
       };
       return { run } as unknown as PyramidPartJob;
     });
-    await ingest.ingest({ collectionId: 'stations-pyramid', workers: 1 });
+    const layout = await ingest.ingest({ collectionId: 'stations-pyramid', workers: 1 });
     await queue.close();
     expect(failures).to.equal(2);
+    expect(layout.rows).to.equal(186_000);
+    expect(layout.bbox![0]).to.be.within(-10, -9);
     const direct = await directCells(lake, collections[0]!, ['temperature', 'humidity', 'wind_speed'], levels, undefined);
     expectCellsEqual(await publishedCells(store, direct, levels), direct);
   });
