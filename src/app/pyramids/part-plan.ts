@@ -61,9 +61,9 @@ const area = (b: BBox): number => Math.max(0, b[2] - b[0]) * Math.max(0, b[3] - 
 const union = (a: BBox, b: BBox): BBox => [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
 
 /**
- * The box of the rows a coarse zone's cells may hold: the zone's box widened by half again the
- * largest reach (centroid to corner, in latitude and in longitude) of its children, the biggest
- * zones finer than it. Near the poles or across the antimeridian: every longitude.
+ * The box of the rows a coarse zone's cells may hold: the zone's box widened by the largest reach
+ * (centroid to corner, in latitude and in longitude) of its children, the biggest zones finer than
+ * it, and a fifth more. Near the poles or across the antimeridian: every longitude.
  */
 export function coarseZoneReadBox(grid: Dggrs, zoneId: string): BBox {
   const zone = grid.describeZone(zoneId);
@@ -77,7 +77,8 @@ export function coarseZoneReadBox(grid: Dggrs, zoneId: string): BBox {
       dLon = Math.max(dLon, Math.abs(((lon - c.centroid[0] + 540) % 360) - 180));
     }
   }
-  const [mLat, mLon] = [dLat * 1.5 + 1e-9, dLon * 1.5 + 1e-9];
+  // A fifth more: the finer zones whose centroids lie near the edge are the neighbours' children, shaped alike.
+  const [mLat, mLon] = [dLat * 1.2 + 1e-9, dLon * 1.2 + 1e-9];
   const south = Math.max(-90, s - mLat);
   const north = Math.min(90, n + mLat);
   if (w - mLon < -180 || e + mLon > 180 || south <= -89 || north >= 89 || e - w > 180) return [-180, south, 180, north];

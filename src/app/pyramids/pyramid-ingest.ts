@@ -40,6 +40,9 @@ export interface PyramidIngestOptions {
 }
 
 /** The ingest cannot run as asked, or a part failed for good; the message says which and why. */
+/** Workers parts are planned for at least: others than this process's may share the queue. */
+const MIN_WORKERS_PLANNED = 4;
+
 /** Coarse zones meeting the lake's extent beyond which the rows are counted per zone instead (a pass over them). */
 const MAX_EXTENT_ZONES = 20_000;
 
@@ -80,7 +83,8 @@ export class PyramidIngest {
         ? `${source.id}: about ${survey.rows.toLocaleString('en')} rows, ${survey.perCoarse.size} coarse zones of level ${coarseLevel} meet its extent`
         : `${source.id}: ${survey.rows.toLocaleString('en')} rows with a place, ${survey.perCoarse.size} coarse zones of level ${coarseLevel} hold rows (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
     );
-    const targetRows = Math.max(50_000, Math.min(this.options.maxPartRows, Math.ceil(survey.rows / Math.max(1, req.workers * this.options.partsPerWorker))));
+    // Enough parts for this process's workers and a few other processes' (workers 0: others only).
+    const targetRows = Math.max(50_000, Math.min(this.options.maxPartRows, Math.ceil(survey.rows / (Math.max(req.workers, MIN_WORKERS_PLANNED) * this.options.partsPerWorker))));
     let planned;
     try {
       planned = planParts(grid, levels, coarseLevel, survey, { targetRows, maxPartRows: this.options.maxPartRows });
