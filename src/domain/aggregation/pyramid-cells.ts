@@ -4,9 +4,12 @@
  * reader gets count, mean, min, max and the population standard deviation of any cell, and
  * combines periods with Chan's formula. A row counts in the cell of each level whose zone holds
  * its point, exactly as the lake's on-the-fly aggregation bins it (`ZonePointAggregator`): a value
- * is valid unless it is NaN (the lake's "not a number").
+ * is valid unless it is NaN (the lake's "not a number"). Zones are found as the lake's binning finds
+ * them, by zone patches where the grid vouches for them (zone-patches.ts: the same zones as
+ * locating every point).
  */
 import type { Dggrs, LonLat } from '../dggrs/dggrs.js';
+import { LOCATE, ZonePatches } from './zone-patches.js';
 
 /** Time buckets of per-period cells, UTC. */
 export type CellPeriod = 'hour' | 'day' | 'month' | 'year';
@@ -108,8 +111,13 @@ class Columns {
  */
 export class PyramidCellAccumulator {
   private readonly columns: Columns;
-  /** Per level: period -> (zone key -> slot). */
-  private readonly slots: Map<number, Map<number, number>>[];
+  /** Per level: period -> slot by the zone's index (below). */
+  private readonly slots: Map<number, number[]>[];
+  /** Per level: the zones met, numbered from 0 in the order met (index -> key, key -> index). */
+  private readonly keyOf: number[][];
+  private readonly indexOf: Map<number, number>[];
+  /** Per level, where the grid vouches for whole patches of points: their zone's index without locating each. */
+  private readonly patches: (ZonePatches | undefined)[];
   private readonly cellOf: { level: number; key: number; period: number }[] = [];
   /** Rows with a place taken so far. */
   rows = 0;
@@ -127,6 +135,20 @@ export class PyramidCellAccumulator {
     if (!grid.zoneKeyFromPoint || !grid.zoneIdFromKey) throw new Error(`${grid.id} has no numeric zone keys`);
     this.columns = new Columns(fieldCount);
     this.slots = levels.map(() => new Map());
+    this.keyOf = levels.map(() => []);
+    this.indexOf = levels.map(() => new Map());
+    const clear = grid.zoneKeyClearance ? (grid as Dggrs & Pick<Required<Dggrs>, 'zoneKeyClearance'>) : undefined;
+    this.patches = levels.map((level, k) => (clear ? new ZonePatches(clear, level, (key) => (Number.isNaN(key) ? -1 : this.zoneIndex(k, key))) : undefined));
+  }
+
+  private zoneIndex(k: number, key: number): number {
+    const byKey = this.indexOf[k]!;
+    let i = byKey.get(key);
+    if (i === undefined) {
+      i = this.keyOf[k]!.push(key) - 1;
+      byKey.set(key, i);
+    }
+    return i;
   }
 
   /** Cells met so far (a bound on memory the caller may check between batches). */
@@ -160,10 +182,14 @@ export class PyramidCellAccumulator {
         }
       }
       for (let k = 0; k < this.levels.length; k++) {
-        const key = grid.zoneKeyFromPoint!(lon, lat, this.levels[k]!);
-        if (Number.isNaN(key)) continue;
-        this.take(this.slot(k, ALL_TIME_PERIOD, key), values, i);
-        if (p !== ALL_TIME_PERIOD) this.take(this.slot(k, p, key), values, i);
+        let zone = this.patches[k]?.valueAt(lon, lat) ?? LOCATE;
+        if (zone === LOCATE) {
+          const key = grid.zoneKeyFromPoint!(lon, lat, this.levels[k]!);
+          zone = Number.isNaN(key) ? -1 : this.zoneIndex(k, key);
+        }
+        if (zone < 0) continue;
+        this.take(this.slot(k, ALL_TIME_PERIOD, zone), values, i);
+        if (p !== ALL_TIME_PERIOD) this.take(this.slot(k, p, zone), values, i);
       }
     }
   }
@@ -179,15 +205,14 @@ export class PyramidCellAccumulator {
     }
   }
 
-  private slot(k: number, period: number, key: number): number {
+  private slot(k: number, period: number, zone: number): number {
     const levelSlots = this.slots[k]!;
-    let byKey = levelSlots.get(period);
-    if (!byKey) levelSlots.set(period, (byKey = new Map()));
-    let slot = byKey.get(key);
+    let byZone = levelSlots.get(period);
+    if (!byZone) levelSlots.set(period, (byZone = []));
+    let slot = byZone[zone];
     if (slot === undefined) {
-      slot = this.columns.add();
-      byKey.set(key, slot);
-      this.cellOf.push({ level: this.levels[k]!, key, period });
+      slot = byZone[zone] = this.columns.add();
+      this.cellOf.push({ level: this.levels[k]!, key: this.keyOf[k]![zone]!, period });
     }
     return slot;
   }
