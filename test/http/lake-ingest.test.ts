@@ -135,6 +135,15 @@ describe('npm run ingest: stored zone-key columns', function () {
     const badLevels = await ingest('demo-stations', '--grid', 'IVEA7H', '--levels', '5-2');
     expect(badLevels.code).to.equal(2);
     expect(badLevels.err).to.contain('upwards');
+    // The pyramid ingest's options, refused before any work.
+    const store = await ingest('demo-stations', '--pyramid', 'duckdb');
+    expect([store.code, store.err]).to.deep.equal([2, 'ingest: --pyramid duckdb: the pyramid store is clickhouse\n']);
+    const workers = await ingest('demo-stations', '--pyramid', 'clickhouse', '--workers', 'many');
+    expect(workers.code).to.equal(2);
+    expect(workers.err).to.contain('--workers "many"');
+    const alone = await ingest('demo-stations', '--grid', 'IVEA7H', '--levels', '3', '--workers', '2');
+    expect(alone.code).to.equal(2);
+    expect(alone.err).to.contain('--workers goes with --pyramid');
   });
 
   it('npm run demo-data restores the demo lake an ingest rewrote, byte for byte; npm start keeps the ingest', async () => {
