@@ -121,10 +121,6 @@ export class PyramidCellAccumulator {
   private readonly cellOf: { level: number; key: number; period: number }[] = [];
   /** Rows with a place taken so far. */
   rows = 0;
-  /** [west, south, east, north] of the points taken; undefined before any. */
-  bbox: [number, number, number, number] | undefined;
-  /** First and last instant of the rows taken that have one. */
-  timeExtent: [number, number] | undefined;
 
   constructor(
     private readonly grid: Dggrs,
@@ -171,14 +167,12 @@ export class PyramidCellAccumulator {
       const lon = x[i]!, lat = y[i]!;
       if (!Number.isFinite(lon) || !(lat >= -90 && lat <= 90)) continue;
       this.rows++;
-      this.extend(lon, lat);
       let p = ALL_TIME_PERIOD;
       if (periodic) {
         const t = time[i]!;
         if (Number.isFinite(t)) {
           if (t !== lastT) [lastT, lastP] = [t, periodStart(this.period!, t)];
           p = lastP;
-          this.timeExtent = this.timeExtent ? [Math.min(this.timeExtent[0], t), Math.max(this.timeExtent[1], t)] : [t, t];
         }
       }
       for (let k = 0; k < this.levels.length; k++) {
@@ -191,17 +185,6 @@ export class PyramidCellAccumulator {
         this.take(this.slot(k, ALL_TIME_PERIOD, zone), values, i);
         if (p !== ALL_TIME_PERIOD) this.take(this.slot(k, p, zone), values, i);
       }
-    }
-  }
-
-  private extend(lon: number, lat: number): void {
-    const b = this.bbox;
-    if (!b) this.bbox = [lon, lat, lon, lat];
-    else {
-      if (lon < b[0]) b[0] = lon;
-      if (lat < b[1]) b[1] = lat;
-      if (lon > b[2]) b[2] = lon;
-      if (lat > b[3]) b[3] = lat;
     }
   }
 
