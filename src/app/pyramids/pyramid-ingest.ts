@@ -7,8 +7,8 @@
  * with its full layout. A part that fails for good fails the ingest with its reason; nothing is
  * published then, and the previous pyramid stays the one served.
  */
-import type { Collection } from '../../domain/collection.js';
-import type { Dggrs } from '../../domain/dggrs/dggrs.js';
+import type { Collection, Extent } from '../../domain/collection.js';
+import type { BBox, Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { LakeReader } from '../../ports/lake-reader.js';
@@ -64,7 +64,10 @@ export class PyramidIngest {
   async ingest(req: PyramidIngestRequest): Promise<PyramidLayout> {
     const log = req.log ?? (() => undefined);
     const t0 = performance.now();
-    const { collection, source, grid, levels, coarseLevel } = this.resolve(req);
+    const resolved = this.resolve(req);
+    const { collection, source, grid, levels } = resolved;
+    const extent = await this.lake.extent?.(source);
+    const coarseLevel = resolved.coarseLevel ?? await finerWhileFew(grid, levels, extent?.spatial?.bbox[0], Math.max(req.workers, MIN_WORKERS_PLANNED) * this.options.partsPerWorker);
     const backing = collection.backing as Extract<Collection['backing'], { kind: 'clickhouse-pyramid' }>;
     const [dataset, allFields] = await Promise.all([this.lake.describe(source), this.lake.fields(source)]);
     const fields = Object.entries(allFields)
@@ -77,7 +80,7 @@ export class PyramidIngest {
     }
     const ref = { table: backing.table };
     const generation = await this.store.prepare(ref, { dggrsId: grid.id, levels, coarseLevel, fields, ...(period ? { period } : {}) });
-    const survey = (await this.fromExtent(source, grid, coarseLevel, levels, dataset.totalRows)) ?? (await this.survey(source, grid, coarseLevel, levels, period !== undefined));
+    const survey = (await this.fromExtent(extent, grid, coarseLevel, levels, dataset.totalRows)) ?? (await this.survey(source, grid, coarseLevel, levels, period !== undefined));
     log(
       survey.estimated
         ? `${source.id}: about ${survey.rows.toLocaleString('en')} rows, ${survey.perCoarse.size} coarse zones of level ${coarseLevel} meet its extent`
@@ -132,7 +135,8 @@ export class PyramidIngest {
     return layout;
   }
 
-  private resolve(req: PyramidIngestRequest): { collection: Collection; source: Collection; grid: Dggrs; levels: number[]; coarseLevel: number } {
+  /** The request checked; `coarseLevel` when the backing sets it. */
+  private resolve(req: PyramidIngestRequest): { collection: Collection; source: Collection; grid: Dggrs; levels: number[]; coarseLevel?: number } {
     const collection = this.collections.get(req.collectionId);
     if (!collection) throw new PyramidIngestError(`no collection "${req.collectionId}" in the config`);
     const backing = collection.backing;
@@ -147,9 +151,9 @@ export class PyramidIngest {
     const top = Math.min(grid.maxZoneKeyLevel, grid.maxRefinementLevel);
     const beyond = levels.filter((l) => l < 0 || l > top);
     if (beyond.length) throw new PyramidIngestError(`${grid.id} has zone keys for levels 0-${top}, not ${beyond.join(', ')}`);
-    const coarseLevel = chooseCoarseLevel(levels, backing.coarseLevel);
-    if (coarseLevel < 0 || coarseLevel > top) throw new PyramidIngestError(`coarse level ${coarseLevel} is beyond ${grid.id}'s zone keys (0-${top})`);
-    return { collection, source, grid, levels, coarseLevel };
+    const coarseLevel = backing.coarseLevel;
+    if (coarseLevel !== undefined && (coarseLevel < 0 || coarseLevel > top)) throw new PyramidIngestError(`coarse level ${coarseLevel} is beyond ${grid.id}'s zone keys (0-${top})`);
+    return { collection, source, grid, levels, ...(coarseLevel !== undefined ? { coarseLevel } : {}) };
   }
 
   /**
@@ -157,8 +161,7 @@ export class PyramidIngest {
    * zones meeting its bbox, the rows spread evenly over them. Undefined when the lake gives no bbox
    * or too many zones meet it (then the rows are counted: `survey`).
    */
-  private async fromExtent(source: Collection, grid: Dggrs, coarseLevel: number, levels: number[], totalRows: number): Promise<PyramidSurvey | undefined> {
-    const extent = await this.lake.extent?.(source);
+  private async fromExtent(extent: Extent | undefined, grid: Dggrs, coarseLevel: number, levels: number[], totalRows: number): Promise<PyramidSurvey | undefined> {
     const bbox = extent?.spatial?.bbox[0];
     if (!bbox) return undefined;
     const [start, end] = extent.temporal?.interval[0] ?? [null, null];
@@ -226,3 +229,18 @@ export class PyramidIngest {
     }
   }
 }
+
+/**
+ * The default coarse level (chooseCoarseLevel), made finer one level at a time while fewer than
+ * `parts` of its zones meet the lake's box: a lake
+ * small beside the coarse zones would otherwise give few parts, each reading most of it (a part
+ * reads its zones' box widened by a finer zone).
+ */
+export async function finerWhileFew(grid: Dggrs, levels: readonly number[], bbox: BBox | undefined, parts: number): Promise<number> {
+  let level = chooseCoarseLevel(levels, undefined);
+  if (!bbox) return level;
+  const top = levels[levels.length - 1]!;
+  while (level < top && (await runStepped(grid.selectZonesInBBox(level, bbox).count(parts))) < parts) level++;
+  return level;
+}
+
