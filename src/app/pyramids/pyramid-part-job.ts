@@ -1,11 +1,13 @@
 /**
  * One part of a pyramid ingest, as any worker runs it: reads the lake rows of the part's box as
- * plain columns, bins each at every level of the part and accumulates each cell's moments
- * (domain/aggregation/pyramid-cells.ts), then writes the cells the part owns (see part-plan.ts)
+ * plain columns, bins each row that can reach its zones at every level of the part (rows deep in a
+ * neighbour's coarse zone are skipped, by the grid's clearances) and accumulates each cell's
+ * moments (domain/aggregation/pyramid-cells.ts), then writes the cells the part owns (see part-plan.ts)
  * through `writePart`, which replaces an earlier attempt's cells: a retried part leaves the same
  * cells. Memory is one slot per cell met, bounded by `maxPartCells` (checked between batches).
  */
 import { coarseKeyOfCell, PyramidCellAccumulator } from '../../domain/aggregation/pyramid-cells.js';
+import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
 import type { LakeReader } from '../../ports/lake-reader.js';
@@ -37,7 +39,8 @@ export class PyramidPartJob {
     const grid = this.grids.require(task.dggrsId);
     const source = this.collections.get(task.source);
     if (!source || source.backing.kind !== 'parquet-lake') throw new Error(`the pyramid's source "${task.source}" is not a parquet-lake collection of this config`);
-    const acc = new PyramidCellAccumulator(grid, task.levels, task.fields.length, task.period);
+    const owned = task.coarse.length > 0 ? { coarseLevel: task.coarseLevel, coarse: new Set(task.coarse), reach: finerReach(grid, task.coarse, task.coarseLevel) } : undefined;
+    const acc = new PyramidCellAccumulator(grid, task.levels, task.fields.length, task.period, owned);
     const timed = task.period !== undefined;
     await scanPointRows(
       this.lake,
@@ -53,7 +56,7 @@ export class PyramidPartJob {
         }
       },
     );
-    const own = task.coarse.length > 0 ? new Set(task.coarse) : undefined;
+    const own = owned?.coarse;
     // A cell's coarse key, once per (level, key): its periods share it.
     const coarseOf = new Map<string, number>();
     let cells = 0;
@@ -84,3 +87,29 @@ export class PyramidPartJob {
     return { rows: acc.rows, ownRows, cells };
   }
 }
+
+const DEG = Math.PI / 180;
+
+/**
+ * How far (radians) a cell finer than the coarse level reaches from its centroid near the part's
+ * zones: the largest centroid-to-corner angle of their children (the biggest finer zones), and a
+ * fifth more for the neighbours' children, shaped alike.
+ */
+function finerReach(grid: Dggrs, coarse: readonly number[], coarseLevel: number): number {
+  let reach = 0;
+  for (const key of coarse) {
+    for (const child of grid.children(grid.zoneIdFromKey!(key, coarseLevel))) {
+      const c = grid.describeZone(child);
+      for (const v of c.vertices) reach = Math.max(reach, angle(c.centroid, v));
+    }
+  }
+  return reach * 1.2 + 1e-9;
+}
+
+/** Great-circle angle between two [lon, lat] points, degrees in, radians out. */
+function angle(a: readonly [number, number], b: readonly [number, number]): number {
+  const [la, lb] = [a[1] * DEG, b[1] * DEG];
+  const h = Math.sin((lb - la) / 2) ** 2 + Math.cos(la) * Math.cos(lb) * Math.sin(((b[0] - a[0]) * DEG) / 2) ** 2;
+  return 2 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+

@@ -59,6 +59,17 @@ export interface AccumulatedCell {
   fields: CellFieldMoments[];
 }
 
+/**
+ * The coarse zones whose cells the caller keeps (a part's), so rows that cannot reach them are
+ * skipped: `reach` (radians, on the sphere of geodetic latitude and longitude, as the grid's
+ * clearances) bounds how far a cell finer than the coarse level extends from its centroid.
+ */
+export interface OwnedZones {
+  coarseLevel: number;
+  coarse: ReadonlySet<number>;
+  reach: number;
+}
+
 /** Growable columns of per-cell state, one slot per cell. */
 class Columns {
   count = new Float64Array(0);
@@ -121,12 +132,14 @@ export class PyramidCellAccumulator {
   private readonly cellOf: { level: number; key: number; period: number }[] = [];
   /** Rows with a place taken so far. */
   rows = 0;
+  private readonly clearance = new Float64Array(2);
 
   constructor(
     private readonly grid: Dggrs,
     readonly levels: readonly number[],
     readonly fieldCount: number,
     private readonly period?: CellPeriod,
+    private readonly owned?: OwnedZones,
   ) {
     if (!grid.zoneKeyFromPoint || !grid.zoneIdFromKey) throw new Error(`${grid.id} has no numeric zone keys`);
     this.columns = new Columns(fieldCount);
@@ -175,7 +188,18 @@ export class PyramidCellAccumulator {
           p = lastP;
         }
       }
-      for (let k = 0; k < this.levels.length; k++) {
+      let first = 0;
+      if (this.owned && grid.zoneKeyClearance) {
+        // A row in another part's coarse zone, farther inside it than any finer cell reaches,
+        // has no cell here: only rows near the edge of the part's zones are binned for them.
+        grid.zoneKeyClearance(lon, lat, this.owned.coarseLevel, this.clearance);
+        const key = this.clearance[0]!;
+        if (!Number.isNaN(key) && !this.owned.coarse.has(key)) {
+          if (this.clearance[1]! > this.owned.reach) continue;
+          if (this.levels[0] === this.owned.coarseLevel) first = 1;
+        }
+      }
+      for (let k = first; k < this.levels.length; k++) {
         let zone = this.patches[k]?.valueAt(lon, lat) ?? LOCATE;
         if (zone === LOCATE) {
           const key = grid.zoneKeyFromPoint!(lon, lat, this.levels[k]!);
