@@ -181,8 +181,9 @@ export function zonePyramidStoreContract(name: string, setup: PyramidStoreSetup)
       const cells = sampleCells(1, 3, 5);
       const layout = sampleLayout(cells, source);
       const generation = await store.prepare(ref, layout);
-      await store.writePart(ref, generation, source, batches(cells));
-      await store.writePart(ref, generation, source, batches(cells));
+      const part = `${every.slice(0, 200)}é中文😀'\\`;
+      await store.writePart(ref, generation, part, batches(cells));
+      await store.writePart(ref, generation, part, batches(cells));
       await store.publish(ref, generation, layout);
       expect((await store.layout(ref))!.source).to.equal(source);
       const want = cells.filter((c) => c.level === 4 && c.period === ALL_TIME);

@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { UpstreamError, UpstreamTimeoutError } from '../../ports/errors.js';
 import { clickHouseFault, isUnknownTable, type FaultOrigin } from './faults.js';
 import { killQuery } from './statements.js';
@@ -51,6 +51,8 @@ export class ShardClient {
       request_timeout: conn.timeoutMs,
       max_open_connections: conn.maxConnections,
       application: 'dggs-api',
+      // Failures reach the caller as error kinds, logged once by whoever answers the request.
+      log: { level: ClickHouseLogLevel.OFF },
       // 18.16 closes idle keep-alive connections after 3 s; the pool drops them sooner, so a reused socket is never a closed one.
       keep_alive: { enabled: true, idle_socket_ttl: 2000 },
     });
