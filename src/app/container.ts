@@ -15,10 +15,12 @@ import { bindJobs } from './composition/jobs.js';
 import { bindHttp } from './composition/http.js';
 import { bindAdmin } from './composition/admin.js';
 import { bindOperations } from './composition/operations.js';
+import { bindPyramids } from './composition/pyramids.js';
 import type { HttpServer } from '../http/server.js';
 import { closeListener, listenAt, type ListenAt } from '../http/listener.js';
 import type { DatastoreAdmin } from '../ports/datastore.js';
 import type { LakeReader } from '../ports/lake-reader.js';
+import type { ZonePyramidStore } from '../ports/zone-pyramid-store.js';
 import type { JobRunner } from './orders/job-runner.js';
 import type { HealthService } from './health/health-service.js';
 
@@ -30,7 +32,7 @@ import type { HealthService } from './health/health-service.js';
 export function buildContainer(config: Config, logger?: Logger): Container {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind(TOKENS.Logger).toConstantValue(logger ?? pino({ level: config.server.logLevel, name: 'dggs-api' }));
-  for (const bind of [bindGrids, bindCollections, bindLake, bindRasters, bindRemote, bindZoneData, bindDatastore, bindAuth, bindJobs, bindHttp, bindAdmin, bindOperations]) bind(c, config);
+  for (const bind of [bindGrids, bindCollections, bindLake, bindPyramids, bindRasters, bindRemote, bindZoneData, bindDatastore, bindAuth, bindJobs, bindHttp, bindAdmin, bindOperations]) bind(c, config);
   return c;
 }
 
@@ -93,7 +95,7 @@ export async function createApp(config: Config, logger?: Logger): Promise<App> {
       container.get<HealthService>(TOKENS.HealthService).stopping();
       await Promise.all([closeListener(server.server, undefined), admin && closeListener(admin.server, adminAt)]);
       await runner.stop();
-      await Promise.all([datastore.close(), container.get<LakeReader>(TOKENS.LakeReader).close()]);
+      await Promise.all([datastore.close(), container.get<LakeReader>(TOKENS.LakeReader).close(), container.get<ZonePyramidStore>(TOKENS.ZonePyramidStore).close()]);
     },
   };
 }
