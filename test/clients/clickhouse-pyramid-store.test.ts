@@ -157,6 +157,26 @@ describe('ClickHouse zone pyramid store on two shards', function () {
     for (let i = 0; i < 2; i++) expect(sorted(await store.read(ref, query)).map((c) => c.key)).to.deep.equal(want.map((c) => c.key));
   });
 
+  it('answers UnavailableError, promptly, when a shard dies while a distributed query runs', async () => {
+    const shard = new ShardClient({ url: s.urls()[0]!, cluster: CLUSTER, username: s.username, password: s.password, timeoutMs: 60_000, maxConnections: 1, retryAfterSeconds: 7 });
+    try {
+      // A query over both shards that would run for minutes; shard 1 is killed once it started.
+      const read = shard.rows('SELECT count() FROM cluster(dggs, system.numbers) WHERE number < 100000000000 FORMAT TabSeparated', (line) => line);
+      let caught: unknown;
+      const settled = read.catch((err: unknown) => (caught = err));
+      await new Promise((r) => setTimeout(r, 500));
+      await s.kill(1);
+      await settled;
+      expect(caught).to.be.instanceOf(ShardStatementError);
+      expect((caught as ShardStatementError).mapped).to.be.instanceOf(UnavailableError);
+      expect(((caught as ShardStatementError).mapped as UnavailableError).retryAfterSeconds).to.equal(7);
+      // No hang either: a read left waiting would have ended at timeoutMs as UpstreamTimeoutError.
+    } finally {
+      await s.restart(1);
+      await shard.close();
+    }
+  });
+
   it('answers a clear UnavailableError when the config names no shards', async () => {
     const empty = new ClickHouseZonePyramidStore(options(s, { shards: [] }));
     let caught: unknown;

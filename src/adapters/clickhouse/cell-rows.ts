@@ -23,13 +23,13 @@ export function encodeCells(part: string, cells: readonly PyramidCell[], fieldCo
     o += head.length;
     out.set(partBytes, o);
     o += partBytes.length;
-    o = out.writeBigInt64LE(safeBigInt(c.coarse, 'coarse'), o);
+    o = writeInt64(out, c.coarse, o, 'coarse');
     o = out.writeUInt8(c.level, o);
-    o = out.writeBigInt64LE(safeBigInt(c.key, 'key'), o);
-    o = out.writeBigInt64LE(safeBigInt(c.period, 'period'), o);
-    o = out.writeBigUInt64LE(safeBigInt(c.count, 'count'), o);
+    o = writeInt64(out, c.key, o, 'key');
+    o = writeInt64(out, c.period, o, 'period');
+    o = writeInt64(out, c.count, o, 'count', true);
     for (const f of c.fields) {
-      o = out.writeBigUInt64LE(safeBigInt(f.valid, 'valid'), o);
+      o = writeInt64(out, f.valid, o, 'valid', true);
       o = out.writeDoubleLE(f.sum, o);
       o = out.writeDoubleLE(f.m2, o);
       o = out.writeDoubleLE(f.min, o);
@@ -39,9 +39,13 @@ export function encodeCells(part: string, cells: readonly PyramidCell[], fieldCo
   return out;
 }
 
-function safeBigInt(n: number, what: string): bigint {
-  if (!Number.isSafeInteger(n)) throw new Error(`cell ${what} ${n} is not a safe integer`);
-  return BigInt(n);
+/** A safe integer as a little-endian two's-complement 64-bit integer (two 32-bit halves: no BigInt per value). */
+function writeInt64(out: Buffer, n: number, o: number, what: string, unsigned = false): number {
+  if (!Number.isSafeInteger(n) || (unsigned && n < 0)) throw new Error(`cell ${what} ${n} is not a safe${unsigned ? ' non-negative' : ''} integer`);
+  const high = Math.floor(n / 2 ** 32);
+  out.writeUInt32LE(n - high * 2 ** 32, o);
+  out.writeInt32LE(high, o + 4);
+  return o + 8;
 }
 
 function varUInt(n: number): Buffer {

@@ -60,3 +60,9 @@ export function sqlList(values: readonly (string | number)[]): string {
   if (values.length === 0) throw new Error('an empty IN list');
   return `(${values.map(sqlLiteral).join(', ')})`;
 }
+
+/** `[a, b, c]`, an array literal of one kind of value; an empty one is refused (its type is unknown). */
+export function sqlArray(values: readonly (string | number)[]): string {
+  if (values.length === 0) throw new Error('an empty array literal');
+  return `[${values.map(sqlLiteral).join(', ')}]`;
+}

@@ -11,7 +11,7 @@
  *   by `intHash64(coarse)` so one shard holds each coarse zone.
  */
 import { ALL_TIME } from '../../ports/zone-pyramid-store.js';
-import { sqlIdentifier, sqlList, sqlLiteral, sqlNumber, sqlString } from './sql-literal.js';
+import { sqlArray, sqlIdentifier, sqlList, sqlLiteral, sqlNumber, sqlString } from './sql-literal.js';
 
 export const GENERATIONS_TABLE = 'dggs_pyramid_generations';
 /** Generation ids the store makes: `g`, then base-36 digits; anything else is refused before use. */
@@ -121,7 +121,9 @@ export function selectCells(t: GenerationTables, s: CellSelection): string {
   const period = s.periods
     ? `period >= ${sqlNumber(s.periods.from)} AND period < ${sqlNumber(s.periods.to)} AND period != ${sqlNumber(ALL_TIME)}`
     : `period = ${sqlNumber(ALL_TIME)}`;
-  return `SELECT ${columns} FROM ${qualified(t.database, t.distributed)} WHERE coarse IN ${sqlList(s.coarse)} AND level = ${sqlNumber(s.level)} AND key IN ${sqlList(s.keys)} AND ${period} FORMAT TabSeparated`;
+  // The keys as one array literal: 18.16 parses `IN (k1, ..., kN)` as a function of N arguments,
+  // several times slower for the thousands of keys of a zone's sub-zones, on every shard.
+  return `SELECT ${columns} FROM ${qualified(t.database, t.distributed)} WHERE coarse IN ${sqlList(s.coarse)} AND level = ${sqlNumber(s.level)} AND key IN (SELECT toInt64(arrayJoin(${sqlArray(s.keys)}))) AND ${period} FORMAT TabSeparated`;
 }
 
 /** Cancels a query by the id the adapter gave it (on an aborted read). */

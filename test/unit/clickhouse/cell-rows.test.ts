@@ -19,6 +19,13 @@ describe('ClickHouse pyramid cell rows (cell-rows.ts)', () => {
     expect(buf.readDoubleLE(75 + 24)).to.equal(-5e-324);
   });
 
+  it('writes every safe integer as its 64-bit two\'s complement', () => {
+    for (const n of [0, 1, -1, 2 ** 32 - 1, 2 ** 32, -(2 ** 32), -(2 ** 32) - 1, 2 ** 31, -(2 ** 31), Number.MAX_SAFE_INTEGER, ALL_TIME, 123456789012345]) {
+      const buf = encodeCells('', [{ ...cell, key: n }], 2);
+      expect(buf.readBigInt64LE(1 + 8 + 1), String(n)).to.equal(BigInt(n));
+    }
+  });
+
   it('prefixes a long or multi-byte part name with its UTF-8 length as a varint', () => {
     const part = 'é'.repeat(100);
     const buf = encodeCells(part, [cell], 2);
@@ -28,6 +35,7 @@ describe('ClickHouse pyramid cell rows (cell-rows.ts)', () => {
 
   it('refuses cells it cannot write exactly', () => {
     expect(() => encodeCells('p', [{ ...cell, key: 2 ** 53 }], 2)).to.throw(/safe integer/);
+    expect(() => encodeCells('p', [{ ...cell, count: -1 }], 2)).to.throw(/non-negative/);
     expect(() => encodeCells('p', [{ ...cell, level: 256 }], 2)).to.throw(/level/);
     expect(() => encodeCells('p', [cell], 3)).to.throw(/fields/);
   });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { sqlIdentifier, sqlList, sqlLiteral, sqlNumber, sqlString } from '../../../src/adapters/clickhouse/sql-literal.js';
+import { sqlArray, sqlIdentifier, sqlList, sqlLiteral, sqlNumber, sqlString } from '../../../src/adapters/clickhouse/sql-literal.js';
 
 /**
  * ClickHouse's reading of a quoted string literal (its lexer and `readQuotedString`): a backslash
@@ -73,11 +73,13 @@ describe('ClickHouse literals (sql-literal.ts)', () => {
     expect(() => sqlNumber('1' as unknown as number)).to.throw();
   });
 
-  it('takes either kind through sqlLiteral and refuses an empty IN list', () => {
+  it('takes either kind through sqlLiteral and refuses an empty IN list or array', () => {
     expect(sqlLiteral('x')).to.equal("'x'");
     expect(sqlLiteral(3)).to.equal('3');
     expect(sqlList([1, 'a', -2])).to.equal("(1, 'a', -2)");
     expect(() => sqlList([])).to.throw(/empty/);
+    expect(sqlArray([1, -2])).to.equal('[1, -2]');
+    expect(() => sqlArray([])).to.throw(/empty/);
   });
 
   it('back-quotes identifiers of the allow-list and refuses any other, never escaping one', () => {

@@ -30,7 +30,7 @@ describe('ClickHouse pyramid statements (statements.ts)', () => {
     const allTime = sql.selectCells(t, { level: 5, keys: [11, 12], coarse: [1], fieldIndexes: [2, 0] });
     expect(allTime).to.equal(
       'SELECT `coarse`, `level`, `key`, `period`, `count`, `f2_valid`, `f2_sum`, `f2_m2`, `f2_min`, `f2_max`, `f0_valid`, `f0_sum`, `f0_m2`, `f0_min`, `f0_max` FROM `dggs`.`rain_gabc123456789` ' +
-        `WHERE coarse IN (1) AND level = 5 AND key IN (11, 12) AND period = ${ALL_TIME} FORMAT TabSeparated`,
+        `WHERE coarse IN (1) AND level = 5 AND key IN (SELECT toInt64(arrayJoin([11, 12]))) AND period = ${ALL_TIME} FORMAT TabSeparated`,
     );
     expect(sql.selectCells(t, { level: 5, keys: [11], coarse: [1], fieldIndexes: [0], periods: { from: 100, to: 200 } })).to.contain(`AND period >= 100 AND period < 200 AND period != ${ALL_TIME} FORMAT`);
     expect(sql.cellColumnCount(2)).to.equal(15);
