@@ -6,7 +6,7 @@ import { sqlString } from '../../src/adapters/clickhouse/sql-literal.js';
 import { UnavailableError, UpstreamError, UpstreamTimeoutError } from '../../src/ports/errors.js';
 import { ALL_TIME } from '../../src/ports/zone-pyramid-store.js';
 import { CLUSTER, startClickHouseShards, type ClickHouseShards } from '../support/clickhouse-shards.js';
-import { freshRef, ingest, sampleCells, sorted, zonePyramidStoreContract } from '../contracts/zone-pyramid-store.contract.js';
+import { freshRef, ingest, sampleCells, sampleLayout, sorted, zonePyramidStoreContract } from '../contracts/zone-pyramid-store.contract.js';
 
 const DATABASE = `dggs_test_${process.pid}`;
 
@@ -71,6 +71,28 @@ describe('ClickHouse zone pyramid store on two shards', function () {
     for (const url of s.urls()) {
       const tables = (await sql(url, s, `SELECT name FROM system.tables WHERE database = ${sqlString(DATABASE)} AND name LIKE ${sqlString(`${ref.table}_%`)} ORDER BY name FORMAT TabSeparated`)).trim().split('\n');
       expect(tables).to.deep.equal([`${ref.table}_${gen2}`, `${ref.table}_${gen2}_local`]);
+    }
+  });
+
+  it('writes a part in many inserts when it is large, and a retry still replaces all of them', async () => {
+    const small = new ClickHouseZonePyramidStore(options(s), 20_000);
+    try {
+      const ref = freshRef();
+      const cells = sampleCells(3, 40, 51);
+      const layout = { ...sampleLayout(cells) };
+      const generation = await small.prepare(ref, layout);
+      async function* oneByOne() {
+        for (const c of cells) yield [c];
+      }
+      await small.writePart(ref, generation, 'all', oneByOne());
+      await small.writePart(ref, generation, 'all', oneByOne());
+      await small.publish(ref, generation, layout);
+      const rows = await sql(s.urls()[0]!, s, `SELECT count() FROM ${DATABASE}.${ref.table}_${generation} FORMAT TabSeparated`);
+      expect(Number(rows)).to.equal(cells.length);
+      const want = cells.filter((c) => c.level === 4 && c.period === ALL_TIME);
+      expect(sorted(await small.read(ref, { level: 4, keys: want.map((c) => c.key), coarse: [1000, 1001, 1002], fields: layout.fields }))).to.deep.equal(sorted(want));
+    } finally {
+      await small.close();
     }
   });
 

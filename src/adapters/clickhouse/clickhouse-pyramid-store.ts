@@ -31,8 +31,8 @@ export interface ClickHouseOptions {
 
 /** How long a process trusts the published generation it last read before asking again. */
 const PUBLISHED_TTL_MS = 5000;
-/** Rows per RowBinary chunk of an insert. */
-const INSERT_CHUNK_CELLS = 4096;
+/** Bytes of RowBinary one INSERT carries at most. */
+const INSERT_BYTES = 8 * 1024 * 1024;
 const MAX_PART_CHARS = 256;
 
 interface Published {
@@ -53,7 +53,11 @@ export class ClickHouseZonePyramidStore implements ZonePyramidStore {
   private nextCoordinator = 0;
   private lastAt = 0;
 
-  constructor(private readonly options: ClickHouseOptions) {
+  constructor(
+    private readonly options: ClickHouseOptions,
+    /** Bytes of RowBinary per INSERT (tests make it small to write a part in many inserts). */
+    private readonly insertBytes = INSERT_BYTES,
+  ) {
     // Identifiers from the config are checked once here, before any statement is built from them.
     sqlIdentifier(options.database);
     sqlIdentifier(options.cluster);
@@ -75,8 +79,7 @@ export class ClickHouseZonePyramidStore implements ZonePyramidStore {
         if (i < 0) throw new ValidationError('Unknown pyramid field', `The pyramid "${ref.table}" holds the fields ${published!.layout.fields.join(', ')}; "${f}" is not one of them.`);
         return i;
       });
-      const coarse = request.coarse.length > 0 ? request.coarse : request.keys;
-      const statement = sql.selectCells(this.tables(ref, published.generation), { level: request.level, keys: request.keys, coarse, fieldIndexes, periods: request.periods });
+      const statement = sql.selectCells(this.tables(ref, published.generation), { level: request.level, keys: request.keys, coarse: request.coarse, fieldIndexes, periods: request.periods });
       const n = request.fields.length;
       try {
         return await this.coordinator().rows(statement, (line) => parseCellLine(line, n), { signal: request.signal });
@@ -117,13 +120,28 @@ export class ClickHouseZonePyramidStore implements ZonePyramidStore {
     const fieldCount = prepared.layout.fields.length;
     // Whatever an earlier attempt of this part left, on any shard, goes first.
     await this.onEveryShard((shard) => shard.command(sql.dropPart(t, part), signal));
-    async function* rowBinary(): AsyncIterable<Buffer> {
-      for await (const batch of cells) {
-        for (let i = 0; i < batch.length; i += INSERT_CHUNK_CELLS) yield encodeCells(part, batch.slice(i, i + INSERT_CHUNK_CELLS), fieldCount);
-      }
-    }
+    // Cells are sent in inserts of a few megabytes, each a whole request bounded by timeoutMs, so a
+    // part computed slowly never leaves a request idle; the partition drop above makes the part's
+    // inserts together replace any earlier attempt.
+    const insert = sql.insertCells(t, fieldCount);
+    let chunks: Buffer[] = [];
+    let bytes = 0;
+    const flush = async () => {
+      if (bytes === 0) return;
+      const body = Buffer.concat(chunks, bytes);
+      chunks = [];
+      bytes = 0;
+      await this.coordinator().insert(insert, body, { insert_distributed_sync: 1 }, signal);
+    };
     try {
-      await this.coordinator().insert(sql.insertCells(t, fieldCount), rowBinary(), { insert_distributed_sync: 1 }, signal);
+      for await (const batch of cells) {
+        if (batch.length === 0) continue;
+        const encoded = encodeCells(part, batch, fieldCount);
+        chunks.push(encoded);
+        bytes += encoded.length;
+        if (bytes >= this.insertBytes) await flush();
+      }
+      await flush();
     } catch (err) {
       throw mapped(err);
     }

@@ -63,11 +63,11 @@ export class ShardClient {
   }
 
   /** Runs `work` under the caller's signal and our timer over the whole exchange; failures become error kinds. */
-  private async bounded<T>(signal: AbortSignal | undefined, timed: boolean, work: (signal: AbortSignal, queryId: string) => Promise<T>): Promise<T> {
+  private async bounded<T>(signal: AbortSignal | undefined, work: (signal: AbortSignal, queryId: string) => Promise<T>): Promise<T> {
     signal?.throwIfAborted();
     const queryId = randomUUID();
     const controller = new AbortController();
-    const timer = timed ? setTimeout(() => controller.abort(new UpstreamTimeoutError('Zone pyramid store timed out', `ClickHouse cluster "${this.origin.cluster}" via ${this.origin.server} did not answer within clickhouse.timeoutMs (${this.conn.timeoutMs} ms).`)), this.conn.timeoutMs) : undefined;
+    const timer = setTimeout(() => controller.abort(new UpstreamTimeoutError('Zone pyramid store timed out', `ClickHouse cluster "${this.origin.cluster}" via ${this.origin.server} did not answer within clickhouse.timeoutMs (${this.conn.timeoutMs} ms).`)), this.conn.timeoutMs);
     const onAbort = () => controller.abort(signal!.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -88,7 +88,7 @@ export class ShardClient {
 
   /** A statement without rows (DDL, INSERT ... SELECT, ALTER). */
   async command(sql: string, signal?: AbortSignal): Promise<void> {
-    await this.bounded(signal, true, async (abort_signal, query_id) => {
+    await this.bounded(signal, async (abort_signal, query_id) => {
       await this.client.command({ query: sql, abort_signal, query_id, clickhouse_settings: this.settings({ wait_end_of_query: 1 }) });
     });
   }
@@ -101,7 +101,7 @@ export class ShardClient {
    * arrive as an HTTP error status instead; the check stays for anything else.
    */
   async rows<T>(sql: string, parse: (line: string) => T | undefined, options: { signal?: AbortSignal; settings?: ClickHouseSettings } = {}): Promise<T[]> {
-    return this.bounded(options.signal, true, async (abort_signal, query_id) => {
+    return this.bounded(options.signal, async (abort_signal, query_id) => {
       const settings = this.settings({ wait_end_of_query: 1, max_query_size: String(Math.max(262_144, Buffer.byteLength(sql) + 1024)), ...options.settings });
       const result = await this.client.exec({ query: sql, abort_signal, query_id, clickhouse_settings: settings });
       const out: T[] = [];
@@ -143,11 +143,10 @@ export class ShardClient {
     });
   }
 
-  /** `INSERT ... FORMAT RowBinary` with the bytes `body` yields, streamed; bounded by the socket's idle timeout, since a part may take long to compute. */
-  async insert(sql: string, body: AsyncIterable<Buffer>, settings: ClickHouseSettings, signal?: AbortSignal): Promise<void> {
-    await this.bounded(signal, false, async (abort_signal, query_id) => {
-      const values = Readable.from(body, { objectMode: false });
-      const result = await this.client.exec({ query: sql, values, abort_signal, query_id, clickhouse_settings: { ...settings, wait_end_of_query: 1 } });
+  /** `INSERT ... FORMAT RowBinary` of `body`, one request bounded like any statement. */
+  async insert(sql: string, body: Buffer, settings: ClickHouseSettings, signal?: AbortSignal): Promise<void> {
+    await this.bounded(signal, async (abort_signal, query_id) => {
+      const result = await this.client.exec({ query: sql, values: Readable.from([body]), abort_signal, query_id, clickhouse_settings: this.settings({ ...settings, wait_end_of_query: 1 }) });
       // The answer of an INSERT is empty; read it to its end so the connection returns to the pool.
       for await (const _ of result.stream as AsyncIterable<Buffer>);
     });

@@ -34,6 +34,7 @@ describe('ClickHouse pyramid statements (statements.ts)', () => {
     );
     expect(sql.selectCells(t, { level: 5, keys: [11], coarse: [1], fieldIndexes: [0], periods: { from: 100, to: 200 } })).to.contain(`AND period >= 100 AND period < 200 AND period != ${ALL_TIME} FORMAT`);
     expect(sql.cellColumnCount(2)).to.equal(15);
+    expect(sql.selectCells(t, { level: 5, keys: [11], coarse: [], fieldIndexes: [0] })).to.contain('WHERE level = 5 AND key IN');
   });
 
   it('refuses identifiers outside the allow-list and values that are not finite numbers', () => {
