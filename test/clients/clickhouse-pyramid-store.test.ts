@@ -139,16 +139,21 @@ describe('ClickHouse zone pyramid store on two shards', function () {
     }
   });
 
-  it('stops a read in progress when its signal aborts', async () => {
-    const shard = new ShardClient({ url: s.urls()[1]!, cluster: CLUSTER, username: s.username, password: s.password, timeoutMs: 30_000, maxConnections: 1, retryAfterSeconds: 7 });
+  it('stops a read in progress when its signal aborts, and the server stops its query', async () => {
+    // A bound far beyond the test's: if the query were left running, the check below would never see it end.
+    const shard = new ShardClient({ url: s.urls()[1]!, cluster: CLUSTER, username: s.username, password: s.password, timeoutMs: 600_000, maxConnections: 1, retryAfterSeconds: 7 });
     try {
       const controller = new AbortController();
       const reason = new Error('client left');
-      const read = shard.rows('SELECT sleep(3) FORMAT TabSeparated', (line) => line, { signal: controller.signal });
-      setTimeout(() => controller.abort(reason), 200);
+      const marker = `abort_${Date.now()}`;
+      const read = shard.rows(`SELECT count() FROM system.numbers WHERE number < 100000000000 AND '${marker}' != '' FORMAT TabSeparated`, (line) => line, { signal: controller.signal });
+      const running = async () => Number(await sql(s.urls()[1]!, s, `SELECT count() FROM system.processes WHERE query LIKE '%${marker}%' AND query NOT LIKE '%system.processes%' FORMAT TabSeparated`));
+      while ((await running()) === 0) await new Promise((r) => setTimeout(r, 50));
+      controller.abort(reason);
       let caught: unknown;
       await read.catch((err: unknown) => (caught = err));
       expect(caught).to.equal(reason);
+      while ((await running()) > 0) await new Promise((r) => setTimeout(r, 50));
     } finally {
       await shard.close();
     }

@@ -127,7 +127,10 @@ export class ShardClient {
             }
             out.push(row);
           }
-          if (bad !== undefined) bad = `${bad}\n${pending}`.slice(0, MAX_TRAILER_CHARS);
+          if (bad !== undefined) {
+            bad = `${bad}\n${pending}`.slice(0, MAX_TRAILER_CHARS);
+            pending = '';
+          }
         }
       } finally {
         result.stream.destroy();
