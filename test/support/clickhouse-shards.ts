@@ -51,8 +51,8 @@ interface ShardPorts {
   interserver: number;
 }
 
-function remoteServers(hosts: { host: string; port: number }[]): string {
-  const shards = hosts.map((h) => `<shard><replica><host>${h.host}</host><port>${h.port}</port></replica></shard>`).join('');
+function remoteServers(hosts: { host: string; port: number }[], credentials = ''): string {
+  const shards = hosts.map((h) => `<shard><replica><host>${h.host}</host><port>${h.port}</port>${credentials}</replica></shard>`).join('');
   return `<remote_servers><${CLUSTER}>${shards}</${CLUSTER}></remote_servers>`;
 }
 
@@ -183,9 +183,10 @@ async function startContainers(): Promise<ClickHouseShards> {
   const { Network } = await import('testcontainers');
   const network = await new Network().start();
   const aliases = ['shard0', 'shard1'];
-  const cluster = `<clickhouse>${remoteServers(aliases.map((host) => ({ host, port: 9000 })))}</clickhouse>`;
   const username = 'dggs';
   const password = 'dggs';
+  // The image replaces its `default` user by the one it is given: the shards talk to each other as that one.
+  const cluster = `<clickhouse>${remoteServers(aliases.map((host) => ({ host, port: 9000 })), `<user>${username}</user><password>${password}</password>`)}</clickhouse>`;
   const build = (alias: string) =>
     new ClickHouseContainer('clickhouse/clickhouse-server:24.8')
       .withNetwork(network)

@@ -41,7 +41,7 @@ export function clickHouseFault(err: unknown, origin: FaultOrigin): AppError {
   if (err instanceof AppError) return err;
   const message = err instanceof Error ? err.message : String(err);
   const errno = (err as { code?: unknown } | undefined)?.code;
-  const code = serverErrorCode(message);
+  const code = errorCode(err);
   const where = `ClickHouse cluster "${origin.cluster}" via ${origin.server}`;
   if ((typeof errno === 'string' && NETWORK_ERRNOS.has(errno)) || (code !== undefined && UNAVAILABLE_CODES.has(code)) || /socket hang up/i.test(message)) {
     return new UnavailableError('Zone pyramid store unavailable', `${where}: a shard did not answer (${detail(message) || String(errno)}). Try again later.`, origin.retryAfterSeconds);
@@ -52,8 +52,18 @@ export function clickHouseFault(err: unknown, origin: FaultOrigin): AppError {
   return new UpstreamError('Zone pyramid store failed', `${where}: ${detail(message)}`);
 }
 
+/**
+ * The server's code of an error: in the message as 18.16 writes it, or parsed by the client from a
+ * newer server's message into `code` (a string of digits, the message then without it).
+ */
+function errorCode(err: unknown): number | undefined {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && /^\d{1,5}$/.test(code)) return Number(code);
+  return serverErrorCode(err instanceof Error ? err.message : String(err));
+}
+
 /** A server error that names a table or database that does not exist (60 UNKNOWN_TABLE, 81 UNKNOWN_DATABASE). */
 export function isUnknownTable(err: unknown): boolean {
-  const code = serverErrorCode(err instanceof Error ? err.message : String(err));
+  const code = errorCode(err);
   return code === 60 || code === 81;
 }

@@ -38,5 +38,8 @@ describe('ClickHouse faults (faults.ts)', () => {
     expect(isUnknownTable(server(60, 'Table dggs.x doesn\'t exist.'))).to.equal(true);
     expect(isUnknownTable(server(81, 'Database dggs doesn\'t exist'))).to.equal(true);
     expect(isUnknownTable(server(279, 'x'))).to.equal(false);
+    // A newer server's error as the client parses it: the code apart from the message.
+    expect(isUnknownTable(Object.assign(new Error('Table dggs.x does not exist. '), { code: '60', type: 'UNKNOWN_TABLE' }))).to.equal(true);
+    expect(clickHouseFault(Object.assign(new Error('All connection tries failed. '), { code: '279', type: 'ALL_CONNECTION_TRIES_FAILED' }), origin)).to.be.instanceOf(UnavailableError);
   });
 });
