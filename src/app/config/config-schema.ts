@@ -149,6 +149,10 @@ export const configSchema = z.object({
     .object({
       host: z.string().default('0.0.0.0').describe('Address the service listens on (`HOST` overrides it).'),
       port: z.number().int().min(0).max(65535).default(8080).describe('Port the service listens on (`PORT` overrides it; 0: any free port).'),
+      processes: z
+        .union([z.number().int().min(1).max(256), z.literal('auto')])
+        .default(1)
+        .describe('HTTP processes serving the one port: 1 runs the service in this process; more (or `auto`, the machine\'s cores) makes `npm start` a supervisor that forks them, restarts one that dies and sums their metrics. Caches and admission bounds are per process (see docs/operations.md, Processes).'),
       publicBaseUrl: z.string().url().optional().describe('Base of the links the service writes. When absent it is taken from each request: the scheme, host and path prefix a trusted proxy forwards, else the Host header. When set it wins over forwarded values.'),
       maxBodyBytes: positiveInt(1_048_576).describe('Request body bound, counted after decoding any Content-Encoding.'),
       requestTimeoutMs: positiveInt(60_000).describe('Time for a request\'s line, headers and body to arrive (not the time to answer it).'),
