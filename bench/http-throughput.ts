@@ -7,7 +7,9 @@
  */
 import autocannon, { type Result } from 'autocannon';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { freePort, readMainThreadCpuMs, readRss, REPO_ROOT, startServerProcess, type ServerProcess } from '../scripts/fuzz/server-process.js';
 
 export interface Target {
@@ -61,9 +63,14 @@ if (n > 1 && cluster.isPrimary) {
   s.get('/', (req, res, next) => { res.send({ hello: 'world' }); next(); });
   s.listen(${processes > 1 ? 'process.env.BENCH_PORT' : '0'}, '127.0.0.1', () => (n > 1 ? process.send(s.address().port) : console.log(s.address().port)));
 }`;
-  // Cluster workers share the primary's socket: with port 0 each would get one, so they are given a free port.
-  const target = await spawnTarget(code, processes > 1 ? { BENCH_PORT: String(await freePort()) } : {});
-  return processes > 1 ? { ...target, servingPids: () => childPids(target.pid) } : target;
+  if (processes === 1) return spawnTarget(code);
+  // Cluster workers run the primary's script (a file, not -e) and share its socket: with port 0
+  // each would get one, so they are given a free port.
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-hello-'));
+  const file = path.join(dir, 'hello.cjs');
+  writeFileSync(file, `const require_ = require('node:module').createRequire(${JSON.stringify(`${REPO_ROOT}/`)});\n${code.replace("require('restify')", "require_('restify')")}`);
+  const target = await spawnTarget(undefined, { BENCH_PORT: String(await freePort()) }, file);
+  return { ...target, servingPids: () => childPids(target.pid), stop: () => (target.stop(), rmSync(dir, { recursive: true, force: true })) };
 }
 
 /**
@@ -82,9 +89,9 @@ s.listen(0, '127.0.0.1', () => console.log(s.address().port));`;
   return spawnTarget(code, { BENCH_BODY: body });
 }
 
-/** A Node child running `code`, which prints its port once listening. */
-async function spawnTarget(code: string, env: Record<string, string> = {}): Promise<Target & { stop: () => void }> {
-  const child = spawn(process.execPath, ['-e', code], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+/** A Node child running `code` (or the script `file`), which prints its port once listening. */
+async function spawnTarget(code: string | undefined, env: Record<string, string> = {}, file?: string): Promise<Target & { stop: () => void }> {
+  const child = spawn(process.execPath, file ? [file] : ['-e', code!], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
     child.once('exit', (c) => reject(new Error(`bench server exited with ${c}`)));
