@@ -20,6 +20,16 @@ export function processCount(setting: number | 'auto'): number {
 
 /** A process that dies is restarted after 1 s, then 2, 4, 8 s...; one that died this often within the window is not restarted. */
 export const RESTART_POLICY = { firstDelayMs: 1000, maxDelayMs: 30_000, maxExits: 5, windowMs: 60_000 };
+/**
+ * After a process's exit at `now`, given its earlier exit times: the exits still within the
+ * window, and the delay before its restart, or none when it died too often to be restarted.
+ */
+export function nextRestart(exits: number[], now: number): { exits: number[]; delayMs?: number } {
+  const recent = [...exits.filter((t) => now - t < RESTART_POLICY.windowMs), now];
+  if (recent.length >= RESTART_POLICY.maxExits) return { exits: recent };
+  return { exits: recent, delayMs: Math.min(RESTART_POLICY.maxDelayMs, RESTART_POLICY.firstDelayMs * 2 ** (recent.length - 1)) };
+}
+
 /** Each process gives its open requests 10 s (src/main.ts); past this the supervisor kills what is left. */
 const STOP_GRACE_MS = 15_000;
 
@@ -182,9 +192,9 @@ class Supervisor {
       this.stopAll('start failed');
       return;
     }
-    const now = Date.now();
-    place.exits = [...place.exits.filter((t) => now - t < RESTART_POLICY.windowMs), now];
-    if (place.exits.length >= RESTART_POLICY.maxExits) {
+    const { exits, delayMs: delay } = nextRestart(place.exits, Date.now());
+    place.exits = exits;
+    if (delay === undefined) {
       this.log.error({ ...fields, exits: place.exits.length }, `process ${place.index} died ${place.exits.length} times within ${RESTART_POLICY.windowMs / 1000} s: not restarted`);
       if (this.places.every((p) => !p.worker && !p.restartTimer)) {
         this.log.fatal('no HTTP process left: exiting');
@@ -192,7 +202,6 @@ class Supervisor {
       }
       return;
     }
-    const delay = Math.min(RESTART_POLICY.maxDelayMs, RESTART_POLICY.firstDelayMs * 2 ** (place.exits.length - 1));
     this.restarts.inc({ reason: signal ? 'signal' : 'exit' });
     this.log.warn({ ...fields, restartInMs: delay }, `process ${place.index} died: restarting in ${delay} ms`);
     place.restartTimer = setTimeout(() => this.fork(place), delay);
