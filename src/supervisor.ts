@@ -102,6 +102,8 @@ class Supervisor {
       place.ready = true;
       const restarted = place.exits.length > 0;
       this.log.info({ process: place.index, pid: place.worker?.process.pid, port: m.port }, restarted ? `process ${place.index} restarted` : `process ${place.index} ready`);
+      // A signal during the start: what is still starting is not followed by more.
+      if (this.stopping) return;
       if (!this.started && place.index === 1) this.places.slice(1).forEach((p) => this.fork(p));
       if (!this.started && this.places.every((p) => p.ready)) {
         this.started = true;
