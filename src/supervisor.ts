@@ -101,7 +101,7 @@ class Supervisor {
     if (m.dggs === 'ready') {
       place.ready = true;
       const restarted = place.exits.length > 0;
-      this.log.info({ process: place.index, pid: place.worker?.process.pid, port: m.port }, restarted ? `process ${place.index} restarted` : `process ${place.index} ready`);
+      this.log.info({ process: place.index, processPid: place.worker?.process.pid, port: m.port }, restarted ? `process ${place.index} restarted` : `process ${place.index} ready`);
       // A signal during the start: what is still starting is not followed by more.
       if (this.stopping) return;
       if (!this.started && place.index === 1) this.places.slice(1).forEach((p) => this.fork(p));
@@ -178,7 +178,7 @@ class Supervisor {
       this.settle(id, p);
       p.reject(new Error(`process ${place.index} exited`));
     }
-    const fields = { process: place.index, pid: worker.process.pid, code, signal };
+    const fields = { process: place.index, processPid: worker.process.pid, code, signal };
     if (this.stopping) {
       // One still starting has no handler yet and ends by the signal: nothing was open in it.
       if (code !== 0 && !(signal === 'SIGTERM' && !wasReady)) this.exitCode ||= 1;
