@@ -3,10 +3,13 @@
  * child process, as in production). Both processes answer; `/metrics` from either sums both; a
  * process killed with SIGKILL is restarted while the port keeps answering; an order accepted by
  * process 2 runs in process 1 (the in-process queue of SQLite); SIGTERM lets an open request finish
- * and the supervisor exits 0.
+ * and the supervisor exits 0; the admin listener is process 1's alone.
  */
 import { expect } from 'chai';
 import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startServerProcess, type ServerProcess } from '../../scripts/fuzz/server-process.js';
 import { parsePrometheusText, type Exposition } from '../support/prometheus-text.js';
 
@@ -57,12 +60,29 @@ const processesSummed = async (base: string) => (await metrics(base)).value('dgg
 describe('server.processes: two HTTP processes behind one port', function () {
   this.timeout(300_000);
   let s: ServerProcess;
+  const dir = mkdtempSync(path.join(tmpdir(), 'dggs-processes-'));
+  const adminSocket = path.join(dir, 'admin.sock');
 
   before(async () => {
-    s = await startServerProcess({ config: { server: { processes: 2, logLevel: 'info' }, orders: { retryDelaySeconds: 0 } }, logLines: 20_000, startTimeoutMs: 120_000 });
+    s = await startServerProcess({ config: { server: { processes: 2, logLevel: 'info', admin: { socket: adminSocket } }, orders: { retryDelaySeconds: 0 } }, logLines: 20_000, startTimeoutMs: 120_000 });
     await until('both processes serve', async () => (await processesSummed(s.base)) === 2);
   });
-  after(async () => s?.stop());
+  after(async () => {
+    await s?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds the admin listener in process 1 only, on its own socket', async () => {
+    const holders = logLines(s).filter((l) => l.msg?.startsWith('admin routes listening on'));
+    expect(holders.map((l) => l.process)).to.deep.equal([1]);
+    const status = await new Promise<number>((resolve, reject) => {
+      http.get({ socketPath: adminSocket, path: '/admin/status', agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      }).on('error', reject);
+    });
+    expect(status).to.equal(200);
+  });
 
   it('answers from both processes, and /metrics from either sums the requests of both', async () => {
     const before = (await metrics(s.base)).value('http_requests_total', { method: 'GET', route: '/dggs', status: '200' }) ?? 0;
