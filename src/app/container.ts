@@ -11,7 +11,7 @@ import { bindRemote } from './composition/remote.js';
 import { bindZoneData } from './composition/zone-data.js';
 import { bindDatastore } from './composition/datastore.js';
 import { bindAuth } from './composition/auth.js';
-import { bindJobs } from './composition/jobs.js';
+import { bindJobs, jobsRunHere } from './composition/jobs.js';
 import { bindHttp } from './composition/http.js';
 import { bindAdmin } from './composition/admin.js';
 import { bindOperations } from './composition/operations.js';
@@ -23,15 +23,17 @@ import type { LakeReader } from '../ports/lake-reader.js';
 import type { ZonePyramidStore } from '../ports/zone-pyramid-store.js';
 import type { JobRunner } from './orders/job-runner.js';
 import type { HealthService } from './health/health-service.js';
+import { SOLE_PROCESS, type ProcessGroup } from '../ports/process-group.js';
 
 /**
  * The composition root: binds every port to the adapter the config names, and every use case,
  * route family and the HTTP server to what they need. Nothing else in the code base constructs
  * services; each capability's bindings are in src/app/composition.
  */
-export function buildContainer(config: Config, logger?: Logger): Container {
+export function buildContainer(config: Config, logger?: Logger, group: ProcessGroup = SOLE_PROCESS): Container {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind(TOKENS.Logger).toConstantValue(logger ?? pino({ level: config.server.logLevel, name: 'dggs-api' }));
+  c.bind(TOKENS.ProcessGroup).toConstantValue(group);
   for (const bind of [bindGrids, bindCollections, bindLake, bindPyramids, bindRasters, bindRemote, bindZoneData, bindDatastore, bindAuth, bindJobs, bindHttp, bindAdmin, bindOperations]) bind(c, config);
   return c;
 }
@@ -62,18 +64,22 @@ export async function checkSources(container: Container): Promise<void> {
   }
 }
 
-/** The service in this process: the datastore initialised if the config says so, the server built, the runner started if it runs here. */
-export async function createApp(config: Config, logger?: Logger): Promise<App> {
-  const container = buildContainer(config, logger);
+/**
+ * The service in this process: the datastore initialised if the config says so, the server built,
+ * the runner started if it runs here. In a group of processes (`server.processes`), only process 1
+ * holds the admin listener (see docs/operations.md, Processes).
+ */
+export async function createApp(config: Config, logger?: Logger, group: ProcessGroup = SOLE_PROCESS): Promise<App> {
+  const container = buildContainer(config, logger, group);
   const datastore = container.get<DatastoreAdmin>(TOKENS.DatastoreAdmin);
   await checkSources(container);
   if (config.datastore.autoInitialize) await datastore.initialize();
   const http = container.get<HttpServer>(TOKENS.HttpServer);
   const server = http.server;
-  const admin = config.server.admin ? container.get<HttpServer>(TOKENS.AdminHttpServer).server : undefined;
+  const admin = config.server.admin && group.index === 1 ? container.get<HttpServer>(TOKENS.AdminHttpServer).server : undefined;
   let adminAt: ListenAt | undefined;
   const runner = container.get<JobRunner>(TOKENS.JobRunner);
-  if (config.orders.runInServer) await runner.start();
+  if (jobsRunHere(config, group)) await runner.start();
   return {
     container,
     http,
@@ -82,7 +88,8 @@ export async function createApp(config: Config, logger?: Logger): Promise<App> {
       const { port } = (await listenAt(server.server, { host: config.server.host, port: config.server.port })) as { port: number };
       resolveSelf(config, port);
       try {
-        if (admin && config.server.admin) adminAt = await listenAt(admin.server, config.server.admin);
+        // Its own socket, never the group's shared one: one process holds it, as a lone process does.
+        if (admin && config.server.admin) adminAt = await listenAt(admin.server, config.server.admin, { exclusive: true });
       } catch (err) {
         server.close();
         throw err;
