@@ -33,7 +33,7 @@ export class H3Dggrs extends CellTreeDggrs {
   /** Sub-zone searches by parent and resolution: a list's count and its page share one. */
   private readonly searches = new Recent<H3SubZones>(8);
   /** Every resolution's keys are safe integers (h3-point-lattice.ts). */
-  readonly maxZoneKeyLevel = MAX_RES;
+  override readonly maxZoneKeyLevel = MAX_RES;
   /** Made on the first bulk use: reading the lattices from h3-js takes a few hundred of its calls. */
   private lattice?: H3PointLattice;
 
