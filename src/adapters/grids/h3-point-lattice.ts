@@ -57,6 +57,11 @@ export class H3PointLattice {
   private readonly scale = new Float64Array(MAX_RES + 1);
   /** Per face, the unit normals of the planes halfway to every other face's centre (face * FACES + other), pointing to the face. */
   private readonly bisectors = new Float64Array(FACES * FACES * 3);
+  /**
+   * Per face, the cosine of the radius of the cap round its centre that lies in its region with
+   * room to spare: a point there needs no comparison with the other faces.
+   */
+  private readonly inner = new Float64Array(FACES);
   private readonly cells: Map<number, number>[] = Array.from({ length: MAX_RES + 1 }, () => new Map());
   // What `place` found: face, hexagon (axial lattice coordinates), room to its edge (lattice units, less slack; negative: left to h3-js), cosine to the face centre.
   private face = 0;
@@ -64,6 +69,10 @@ export class H3PointLattice {
   private b = 0;
   private room = 0;
   private cosine = 0;
+  private x = 0;
+  private y = 0;
+  private z = 0;
+  private lastFace = 0;
 
   constructor() {
     const centres = faceCentreCells();
@@ -96,6 +105,9 @@ export class H3PointLattice {
         const len = Math.hypot(d[0]!, d[1]!, d[2]!) || 1;
         this.bisectors.set(d.map((x) => x / len), (f * FACES + g) * 3);
       }
+      let inscribed = Infinity;
+      for (let g = 0; g < FACES; g++) if (g !== f) inscribed = Math.min(inscribed, this.toBisector(this.c[f * 3]!, this.c[f * 3 + 1]!, this.c[f * 3 + 2]!, f, g));
+      this.inner[f] = Math.cos(Math.asin(inscribed) * 0.99);
     }
   }
 
@@ -122,15 +134,16 @@ export class H3PointLattice {
     const plane = this.room / this.scale[res]!;
     const c = Math.acos(Math.min(1, this.cosine));
     const inHexagon = plane * Math.cos(Math.min(Math.PI / 2, c + plane)) ** 2;
-    // The cap stays nearer this face's centre than any other's: the angle to each bisecting plane.
-    const [x, y, z] = unit(lon, lat);
+    // The cap stays nearer this face's centre than any other's: the angle to the nearest bisecting plane.
     let inFace = Infinity;
-    for (let g = 0; g < FACES; g++) {
-      if (g === this.face) continue;
-      const k = (this.face * FACES + g) * 3;
-      inFace = Math.min(inFace, Math.asin(Math.min(1, x * this.bisectors[k]! + y * this.bisectors[k + 1]! + z * this.bisectors[k + 2]!)));
-    }
-    out[1] = Math.max(0, Math.min(inHexagon, inFace) - CLEARANCE_SLACK);
+    for (let g = 0; g < FACES; g++) if (g !== this.face) inFace = Math.min(inFace, this.toBisector(this.x, this.y, this.z, this.face, g));
+    out[1] = Math.max(0, Math.min(inHexagon, Math.asin(Math.min(1, inFace))) - CLEARANCE_SLACK);
+  }
+
+  /** The sine of the angle from a point of face f's region to the plane halfway between the centres of faces f and g. */
+  private toBisector(x: number, y: number, z: number, f: number, g: number): number {
+    const k = (f * FACES + g) * 3;
+    return x * this.bisectors[k]! + y * this.bisectors[k + 1]! + z * this.bisectors[k + 2]!;
   }
 
   private keyOfPlace(lon: number, lat: number, res: number): number {
@@ -151,14 +164,20 @@ export class H3PointLattice {
     const cp = Math.cos(phi);
     const x = cp * Math.cos(lambda), y = cp * Math.sin(lambda), z = Math.sin(phi);
     const c = this.c;
-    let best = -2, second = -2, face = 0;
-    for (let f = 0, k = 0; f < FACES; f++, k += 3) {
-      const d = x * c[k]! + y * c[k + 1]! + z * c[k + 2]!;
-      if (d > best) {
-        second = best;
-        best = d;
-        face = f;
-      } else if (d > second) second = d;
+    // Consecutive points mostly share a face: that of the last point, if well inside it.
+    let face = this.lastFace;
+    let best = x * c[face * 3]! + y * c[face * 3 + 1]! + z * c[face * 3 + 2]!, second = -2;
+    if (!(best > this.inner[face]!)) {
+      best = -2;
+      for (let f = 0, k = 0; f < FACES; f++, k += 3) {
+        const d = x * c[k]! + y * c[k + 1]! + z * c[k + 2]!;
+        if (d > best) {
+          second = best;
+          best = d;
+          face = f;
+        } else if (d > second) second = d;
+      }
+      this.lastFace = face;
     }
     const k = (face * 2 + (res & 1)) * 3;
     const s = this.scale[res]! / best;
@@ -176,6 +195,9 @@ export class H3PointLattice {
     const dx = px - (a + b / 2), dy = py - b * SQRT3_2;
     const reach = Math.max(Math.abs(dx), Math.abs(dx / 2 + dy * SQRT3_2), Math.abs(dx / 2 - dy * SQRT3_2));
     this.face = face;
+    this.x = x;
+    this.y = y;
+    this.z = z;
     this.a = a;
     this.b = b;
     this.cosine = best;

@@ -81,6 +81,18 @@ describe('H3 zone keys: a number per cell, from points by arithmetic, the cells 
     expect(checked).to.be.above(50_000);
   });
 
+  it('points in a row over many faces (each point tried first on the face of the one before)', () => {
+    for (const res of [2, 5, 9]) {
+      for (const lon of [-170, -97.3, -36, 0, 12.5, 71, 144, 180]) {
+        for (let lat = -90; lat <= 90; lat += 0.013) {
+          const x = lon + lat / 7;
+          const got = keyCell(x, lat, res);
+          if (got !== h3.latLngToCell(lat, x, res)) expect(got, `${x},${lat} res ${res}`).to.equal(h3.latLngToCell(lat, x, res));
+        }
+      }
+    }
+  });
+
   it('poles, the antimeridian, longitudes beyond it; no key for points h3 cannot place', () => {
     for (const res of RESOLUTIONS) {
       for (const [lon, lat] of [[0, 90], [123, 90], [0, -90], [-45, -90], [180, 10], [-180, 10], [179.9999999999, -33], [540, 20], [-200, 5], [10, 91], [10, -95]] as const) {
