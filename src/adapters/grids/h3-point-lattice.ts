@@ -201,7 +201,9 @@ export class H3PointLattice {
     this.a = a;
     this.b = b;
     this.cosine = best;
-    this.room = best - second < FACE_SLACK ? -1 : 0.5 - reach - LATTICE_SLACK * (Math.abs(px) + Math.abs(py) + 1);
+    // (Hexagons of the finest resolution reach a few million lattice units from the centre: labels hold 2^23.)
+    const labelled = Math.abs(a) < 0x800000 && Math.abs(b) < 0x800000;
+    this.room = best - second < FACE_SLACK || !labelled ? -1 : 0.5 - reach - LATTICE_SLACK * (Math.abs(px) + Math.abs(py) + 1);
   }
 
   private toPlane(p: readonly number[], f: number): number[] {
