@@ -60,9 +60,16 @@ export async function checkSources(container: Container): Promise<void> {
   }
 }
 
+/** What tests may change of the composition before anything is resolved. */
+export interface AppOptions {
+  /** Rebinds some tokens (e.g. TOKENS.ZonePyramidStore to an in-memory store): for tests only. */
+  rebind?: (c: Container) => void;
+}
+
 /** The service in this process: the datastore initialised if the config says so, the server built, the runner started if it runs here. */
-export async function createApp(config: Config, logger?: Logger): Promise<App> {
+export async function createApp(config: Config, logger?: Logger, options: AppOptions = {}): Promise<App> {
   const container = buildContainer(config, logger);
+  options.rebind?.(container);
   const datastore = container.get<DatastoreAdmin>(TOKENS.DatastoreAdmin);
   await checkSources(container);
   if (config.datastore.autoInitialize) await datastore.initialize();

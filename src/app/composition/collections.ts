@@ -23,6 +23,7 @@ export function bindCollections(c: Container, config: Config): void {
     lakeRoot: config.lake.root,
     availability: ctx.get(TOKENS.CollectionAvailability),
     logger: ctx.get<Logger>(TOKENS.Logger),
+    pyramids: ctx.get(TOKENS.ZonePyramidStore, { optional: true }),
   });
   // Run once by the app before it serves: refuses missing local sources, and fills the extents the data gives.
   c.bind(TOKENS.CollectionSourcesCheck).toDynamicValue((ctx) => async () => {
