@@ -24,8 +24,23 @@ export interface DemoPyramid {
   period?: TimePeriod;
 }
 
-/** Rows of the demo lake: point, field values (NaN when null), time (epoch ms). */
-export async function demoRows(lakeRoot: string): Promise<{ lon: number; lat: number; values: number[]; t: number | null }[]> {
+export interface DemoRow {
+  lon: number;
+  lat: number;
+  values: number[];
+  t: number | null;
+}
+
+const read = new Map<string, Promise<DemoRow[]>>();
+
+/** Rows of the demo lake: point, field values (NaN when null), time (epoch ms); read once per lake root. */
+export function demoRows(lakeRoot: string): Promise<DemoRow[]> {
+  let rows = read.get(lakeRoot);
+  if (!rows) read.set(lakeRoot, (rows = readRows(lakeRoot)));
+  return rows;
+}
+
+async function readRows(lakeRoot: string): Promise<DemoRow[]> {
   const db = await DuckDBInstance.create(':memory:');
   const c = await db.connect();
   try {
@@ -76,7 +91,8 @@ export async function writeDemoPyramid(store: ZonePyramidStore, lakeRoot: string
   const ref = { table: p.table };
   const generation = await store.prepare(ref, { dggrsId: grid.id, levels: p.levels, coarseLevel: p.coarseLevel, fields: DEMO_FIELDS, ...(p.period ? { period: p.period } : {}) });
   await store.writePart(ref, generation, 'all', (async function* () {
-    yield [...cells.values()];
+    const all = [...cells.values()];
+    for (let i = 0; i < all.length; i += 10_000) yield all.slice(i, i + 10_000);
   })());
   const layout: PyramidLayout = {
     dggrsId: grid.id,

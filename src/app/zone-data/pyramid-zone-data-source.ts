@@ -21,7 +21,7 @@ import { hasZoneKeys, zoneKeysOf } from '../../domain/aggregation/pyramid-keys.j
 import { alignToPeriods, EARLIEST, LATEST, type TimePeriod } from '../../domain/time-periods.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import type { PyramidCell, PyramidLayout, PyramidRef, ZonePyramidStore } from '../../ports/zone-pyramid-store.js';
-import { NotFoundError, ValidationError } from '../../ports/errors.js';
+import { InvalidRequestError, NotFoundError, ValidationError } from '../../ports/errors.js';
 import { runStepped } from '../../ports/event-loop-turns.js';
 import { rowAggregation, rowZoneData } from './row-zone-data.js';
 
@@ -84,20 +84,20 @@ export class PyramidZoneDataSource implements ZoneDataSource {
     const backing = c.backing;
     const { grid, signal } = request;
     if (request.filter) {
-      throw new ValidationError('Filter not supported', `"${c.id}" is a zone pyramid: it holds aggregates per zone, no rows to filter. Drop the filter for this collection, or select the lake collection "${backing.source}", whose rows it aggregates.`);
+      throw new InvalidRequestError('Filter not supported', `"${c.id}" is a zone pyramid: it holds aggregates per zone, no rows to filter. Drop the filter for this collection, or select the lake collection "${backing.source}", whose rows it aggregates.`);
     }
     if (request.options.stats?.includes('median')) {
-      throw new ValidationError('Median unavailable', `A zone pyramid keeps no values, so no median: "${c.id}" serves count, valid, min, max, mean and stdDev. The lake collection "${backing.source}" computes medians on the fly.`);
+      throw new InvalidRequestError('Median unavailable', `A zone pyramid keeps no values, so no median: "${c.id}" serves count, valid, min, max, mean and stdDev. The lake collection "${backing.source}" computes medians on the fly.`);
     }
     const layout = await this.layout(c);
     if (grid.id !== layout.dggrsId) {
-      throw new ValidationError('Grid not in the pyramid', `The pyramid of "${c.id}" holds zones of ${layout.dggrsId}; ask /collections/${c.id}/dggs/${layout.dggrsId}/... (other grids: the lake collection "${backing.source}").`);
+      throw new InvalidRequestError('Grid not in the pyramid', `The pyramid of "${c.id}" holds zones of ${layout.dggrsId}; ask /collections/${c.id}/dggs/${layout.dggrsId}/... (other grids: the lake collection "${backing.source}").`);
     }
-    if (!hasZoneKeys(grid)) throw new ValidationError('Grid not in the pyramid', `${grid.id} has no numeric zone keys, which a pyramid needs.`);
+    if (!hasZoneKeys(grid)) throw new InvalidRequestError('Grid not in the pyramid', `${grid.id} has no numeric zone keys, which a pyramid needs.`);
     const zoneLevel = grid.zoneLevel(request.zoneId);
     const missing = request.depths.filter((d) => !layout.levels.includes(zoneLevel + d));
     if (missing.length > 0) {
-      throw new ValidationError(
+      throw new InvalidRequestError(
         'Level not in the pyramid',
         `zone-depth ${missing.join(',')} of ${request.zoneId} (level ${zoneLevel}) asks level${missing.length > 1 ? 's' : ''} ${missing.map((d) => zoneLevel + d).join(', ')}; the pyramid of "${c.id}" holds levels ${layout.levels.join(', ')}. Ask depths whose levels it holds, or the lake collection "${backing.source}".`,
       );
@@ -131,10 +131,10 @@ export class PyramidZoneDataSource implements ZoneDataSource {
     const t = request.datetime;
     if (!t) return undefined;
     if (!layout.period) {
-      throw new ValidationError('datetime not available', `The pyramid of "${c.id}" was ingested without periods (backing.period, and a datetimeColumn on its lake), so it answers for all time only: drop datetime, or ask the lake collection "${c.backing.kind === 'clickhouse-pyramid' ? c.backing.source : ''}".`);
+      throw new InvalidRequestError('datetime not available', `The pyramid of "${c.id}" was ingested without periods (backing.period, and a datetimeColumn on its lake), so it answers for all time only: drop datetime, or ask the lake collection "${c.backing.kind === 'clickhouse-pyramid' ? c.backing.source : ''}".`);
     }
     const aligned = alignToPeriods(t, layout.period);
-    if ('reason' in aligned) throw new ValidationError('datetime not whole periods', `The pyramid of "${c.id}" holds aggregates per ${layout.period} (UTC): ${aligned.reason}.`);
+    if ('reason' in aligned) throw new InvalidRequestError('datetime not whole periods', `The pyramid of "${c.id}" holds aggregates per ${layout.period} (UTC): ${aligned.reason}.`);
     return aligned;
   }
 }
