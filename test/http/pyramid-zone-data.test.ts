@@ -190,6 +190,22 @@ describe('zone data from a zone pyramid (clickhouse-pyramid on an in-memory stor
     expect(c.extent.temporal.interval[0]).to.deep.equal(layout.timeExtent!.map((t) => new Date(t).toISOString()));
     const items = await s.get('/collections/demo-pyramid/items?f=json');
     expect(items.status).to.equal(404);
+    const page = await s.get('/collections/demo-pyramid?f=html');
+    expect(page.status).to.equal(200);
+    expect(await page.text()).to.contain('zone pyramid (ClickHouse)');
+  });
+
+  it('gives zone info the lake\'s statistics of each field', async () => {
+    const zone = grid.zoneFromPoint(10, 50, 4);
+    const info = async (c: string) => {
+      const r = await s.get(`/collections/${c}/dggs/IVEA7H/zones/${zone}?f=json`);
+      expect(r.status, c).to.equal(200);
+      return ((await r.json()) as Json).statistics as Record<string, Record<string, number | null>>;
+    };
+    const [lake, pyramid] = [await info('demo-stations'), await info('demo-pyramid')];
+    expect(Object.keys(pyramid).sort()).to.deep.equal(Object.keys(lake).sort());
+    for (const [field, stats] of Object.entries(lake)) for (const [k, v] of Object.entries(stats)) close(pyramid[field]![k]!, v, `${field} ${k}`);
+    expect(lake.temperature!.average).to.be.a('number');
   });
 
   it('answers 503 with Retry-After while the store cannot read, and serves again after', async () => {
