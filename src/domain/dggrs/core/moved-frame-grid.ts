@@ -49,6 +49,7 @@ export class MovedFrameGrid implements Dggrs {
   readonly zoneKeyFromPoint?: (lon: number, lat: number, level: number) => number;
   readonly zoneIdFromKey?: (key: number, level: number) => string;
   readonly zoneKeyFromId?: (zoneId: string) => number;
+  readonly zoneCentroid?: (zoneId: string) => LonLat;
   readonly zoneKeyClearance?: (lon: number, lat: number, level: number, out: Float64Array) => void;
   readonly zoneToUint64?: (zoneId: string) => bigint;
   private readonly shift: number;
@@ -85,6 +86,10 @@ export class MovedFrameGrid implements Dggrs {
       }
     }
     if (inner.zoneToUint64) this.zoneToUint64 = inner.zoneToUint64.bind(inner);
+    if (inner.zoneCentroid) {
+      const centroid = inner.zoneCentroid.bind(inner);
+      this.zoneCentroid = (zoneId) => this.outerPoint(centroid(zoneId));
+    }
   }
 
   private innerLon(lon: number): number {
