@@ -150,15 +150,18 @@ describe('zone data from a zone pyramid (clickhouse-pyramid on an in-memory stor
     joined.values[keys[1]!][0].data.forEach((v: number | null, i: number) => close(joined.values[keys[0]!][0].data[i], v, `joined #${i}`));
   });
 
-  it('lists the zones whose values pass a filter, as the lake collection does (parent zone and bbox)', async () => {
+  it('lists the zones whose values pass a filter, and the zones with rows in a datetime, as the lake collection does (parent zone and bbox)', async () => {
     const parent = grid.zoneFromPoint(10, 50, 2);
-    for (const q of [`parent-zone=${parent}&zone-level=5&filter=${encodeURIComponent('temperature > 3')}`, `bbox=5,44,15,52&zone-level=4&filter=${encodeURIComponent('humidity < 70 AND temperature >= 0')}`, `parent-zone=${parent}&zone-level=4&datetime=2024-01-05&filter=${encodeURIComponent('temperature < 2')}`]) {
+    for (const q of [`parent-zone=${parent}&zone-level=5&filter=${encodeURIComponent('temperature > 3')}`, `bbox=5,44,15,52&zone-level=4&filter=${encodeURIComponent('humidity < 70 AND temperature >= 0')}`, `parent-zone=${parent}&zone-level=4&datetime=2024-01-05&filter=${encodeURIComponent('temperature < 2')}`, `parent-zone=${parent}&zone-level=5&datetime=2024-01-05`, `bbox=-20,30,0,45&zone-level=4&datetime=2024-01-03/2024-01-04`]) {
       const [lake, pyramid] = [await s.get(`/collections/demo-stations/dggs/IVEA7H/zones?${q}&f=json&limit=1000`), await s.get(`/collections/demo-pyramid/dggs/IVEA7H/zones?${q}&f=json&limit=1000`)];
       const [lb, pb] = [(await lake.json()) as Json, (await pyramid.json()) as Json];
       expect(lake.status, JSON.stringify(lb).slice(0, 300)).to.equal(200);
       expect(pyramid.status, JSON.stringify(pb).slice(0, 300)).to.equal(200);
       expect(pb.zones, q).to.deep.equal(lb.zones);
       expect(pb.zones.length, q).to.be.greaterThan(0);
+      // Each keeps only some of the zones listed without it.
+      const unfiltered = (await (await s.get(`/collections/demo-pyramid/dggs/IVEA7H/zones?${q.replace(/&(filter|datetime)=[^&]*/g, '')}&f=json&limit=1000`)).json()) as Json;
+      expect(pb.zones.length, q).to.be.below(unfiltered.zones.length);
     }
   });
 

@@ -27,7 +27,7 @@ export function bindZoneData(c: Container, config: Config): void {
     };
     // Bound by composition/pyramids.ts where a ClickHouse cluster is configured.
     const pyramids = ctx.get<ZonePyramidStore>(TOKENS.ZonePyramidStore, { optional: true });
-    if (pyramids) sources['clickhouse-pyramid'] = new PyramidZoneDataSource(pyramids);
+    if (pyramids) sources['clickhouse-pyramid'] = new PyramidZoneDataSource(pyramids, config.limits.maxSubZones);
     // A collection whose optional source was missing at start answers 503 for its zone data.
     const availability = ctx.get<CollectionAvailability>(TOKENS.CollectionAvailability);
     return Object.fromEntries(Object.entries(sources).map(([kind, source]) => [kind, availability.guard(source)])) as typeof sources;

@@ -10,14 +10,15 @@
  * The answer is built by the same aggregator as the lake's stored-keys path (`setFromKeyed`), so
  * encodings, statistics columns and zone filters behave alike. `datetime` is answered from the
  * per-period cells of the periods it covers, merged with Chan's formula, and only for whole
- * periods (src/domain/time-periods.ts); a pyramid holds no rows, so row filters are refused.
+ * periods (src/domain/time-periods.ts); a pyramid holds no rows, so row filters are refused. A zone
+ * query by `datetime` alone keeps the zones whose cells count rows in those periods.
  */
 import type { Collection, FieldMeta } from '../../domain/collection.js';
-import type { ZoneData, ZoneDataRequest } from '../../domain/zone-data.js';
-import type { Stepped } from '../../domain/dggrs/dggrs.js';
+import type { ZoneData, ZoneDataRequest, ZoneRowsQuery } from '../../domain/zone-data.js';
+import type { Dggrs, Stepped } from '../../domain/dggrs/dggrs.js';
 import type { KeyedZoneStats } from '../../domain/aggregation/zone-points.js';
 import { emptyMoments, mergeMoments, momentsMean, momentsStdDev, type Moments } from '../../domain/aggregation/moments.js';
-import { hasZoneKeys, zoneKeysOf } from '../../domain/aggregation/pyramid-keys.js';
+import { hasZoneKeys, zoneKeysOf, type KeyedGrid } from '../../domain/aggregation/pyramid-keys.js';
 import { alignToPeriods, EARLIEST, LATEST, type TimePeriod } from '../../domain/time-periods.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import type { PyramidCell, PyramidLayout, PyramidRef, ZonePyramidStore } from '../../ports/zone-pyramid-store.js';
@@ -48,7 +49,11 @@ export function pyramidRef(c: Collection): PyramidRef {
 export class PyramidZoneDataSource implements ZoneDataSource {
   private readonly layouts = new Map<string, { at: number; layout: Promise<PyramidLayout | undefined> }>();
 
-  constructor(private readonly store: ZonePyramidStore) {}
+  /** `maxZones`: zones a zone query by `datetime` alone may look up (limits.maxSubZones). */
+  constructor(
+    private readonly store: ZonePyramidStore,
+    private readonly maxZones: number,
+  ) {}
 
   /**
    * The published layout of the collection's pyramid, read at most once a second (failures are not
@@ -79,21 +84,42 @@ export class PyramidZoneDataSource implements ZoneDataSource {
     return Object.fromEntries(layout.fields.map((f) => [f, { title: f, type: 'number', svc_dggs_stat: 'mean' } satisfies FieldMeta]));
   }
 
+  /**
+   * The zones of `query.level` holding rows in `query.datetime` (a zone query by `datetime` alone,
+   * as on the lake): those whose cell counts a row in the periods asked. The zones of the area are
+   * listed and bounded (maxZones) before any read.
+   */
+  async zonesWithRows(c: Collection, query: ZoneRowsQuery): Promise<Set<string>> {
+    const { grid, level, signal } = query;
+    if (query.filter) throw this.noRows(c);
+    const layout = await this.layout(c);
+    const keyed = this.keyedGrid(c, layout, grid);
+    if (!layout.levels.includes(level)) {
+      throw new InvalidRequestError('Level not in the pyramid', `zone-level ${level}: the pyramid of "${c.id}" holds levels ${layout.levels.join(', ')}. Ask one of them, or the lake collection "${sourceOf(c)}".`);
+    }
+    const periods = query.datetime ? this.periods(c, layout, { ...query, datetime: query.datetime }) : undefined;
+    const parent = query.parent;
+    const count = parent ? grid.subZoneCount(parent.zoneId, parent.depth) : query.boxes.reduce((n, b) => n + grid.estimateZonesInBBox(level, b), 0);
+    if (count > this.maxZones) {
+      throw new ValidationError('Too many zones', `A zone query by datetime on "${c.id}" looks up each zone of level ${level} in the area: about ${count} here; the limit is ${this.maxZones} (limits.maxSubZones). Use a smaller bbox, a coarser zone-level or a parent-zone.`);
+    }
+    const zones = parent ? grid.subZones(parent.zoneId, parent.depth) : [...new Set(query.boxes.flatMap((b) => grid.zonesInBBox(level, b)))];
+    const { keys, coarse } = await runStepped(zoneKeysOf(keyed, zones, layout.coarseLevel), signal);
+    const cells = await this.store.read(pyramidRef(c), { level, keys, coarse, fields: [], ...(periods ? { periods } : {}), ...(signal ? { signal } : {}) });
+    const held = new Set(cells.filter((cell) => cell.count > 0).map((cell) => cell.key));
+    return new Set(zones.filter((_, i) => held.has(keys[i]!)));
+  }
+
   async zoneData(c: Collection, request: ZoneDataRequest): Promise<ZoneData> {
     if (c.backing.kind !== 'clickhouse-pyramid') throw new TypeError(`${c.id} is not a clickhouse-pyramid collection`);
     const backing = c.backing;
     const { grid, signal } = request;
-    if (request.filter) {
-      throw new InvalidRequestError('Filter not supported', `"${c.id}" is a zone pyramid: it holds aggregates per zone, no rows to filter. Drop the filter for this collection, or select the lake collection "${backing.source}", whose rows it aggregates.`);
-    }
+    if (request.filter) throw this.noRows(c);
     if (request.options.stats?.includes('median')) {
       throw new InvalidRequestError('Median unavailable', `A zone pyramid keeps no values, so no median: "${c.id}" serves count, valid, min, max, mean and stdDev. The lake collection "${backing.source}" computes medians on the fly.`);
     }
     const layout = await this.layout(c);
-    if (grid.id !== layout.dggrsId) {
-      throw new InvalidRequestError('Grid not in the pyramid', `The pyramid of "${c.id}" holds zones of ${layout.dggrsId}; ask /collections/${c.id}/dggs/${layout.dggrsId}/... (other grids: the lake collection "${backing.source}").`);
-    }
-    if (!hasZoneKeys(grid)) throw new InvalidRequestError('Grid not in the pyramid', `${grid.id} has no numeric zone keys, which a pyramid needs.`);
+    this.keyedGrid(c, layout, grid);
     const zoneLevel = grid.zoneLevel(request.zoneId);
     const missing = request.depths.filter((d) => !layout.levels.includes(zoneLevel + d));
     if (missing.length > 0) {
@@ -113,7 +139,7 @@ export class PyramidZoneDataSource implements ZoneDataSource {
     }
     if (fields.length > 0) {
       for (const [k, d] of agg.depths.entries()) {
-        const { keys, coarse } = await runStepped(zoneKeysOf(grid, d.zones, layout.coarseLevel), signal);
+        const { keys, coarse } = await runStepped(zoneKeysOf(grid as KeyedGrid, d.zones, layout.coarseLevel), signal);
         const cells = await this.store.read(pyramidRef(c), { level: d.level, keys, coarse, fields, ...(periods ? { periods } : {}), ...(signal ? { signal } : {}) });
         agg.setFromKeyed(k, await runStepped(keyedStats(cells, fields), signal));
       }
@@ -126,17 +152,35 @@ export class PyramidZoneDataSource implements ZoneDataSource {
     });
   }
 
+  private noRows(c: Collection): InvalidRequestError {
+    return new InvalidRequestError('Filter not supported', `"${c.id}" is a zone pyramid: it holds aggregates per zone, no rows to filter. Drop the filter for this collection, or select the lake collection "${sourceOf(c)}", whose rows it aggregates.`);
+  }
+
+  /** The request's grid, when it is the pyramid's. */
+  private keyedGrid(c: Collection, layout: PyramidLayout, grid: Dggrs): KeyedGrid {
+    if (grid.id !== layout.dggrsId) {
+      throw new InvalidRequestError('Grid not in the pyramid', `The pyramid of "${c.id}" holds zones of ${layout.dggrsId}; ask /collections/${c.id}/dggs/${layout.dggrsId}/... (other grids: the lake collection "${sourceOf(c)}").`);
+    }
+    if (!hasZoneKeys(grid)) throw new InvalidRequestError('Grid not in the pyramid', `${grid.id} has no numeric zone keys, which a pyramid needs.`);
+    return grid;
+  }
+
   /** The period starts [from, to) of the request's `datetime`; undefined for the all-time cells. */
-  private periods(c: Collection, layout: PyramidLayout, request: ZoneDataRequest): { from: number; to: number } | undefined {
+  private periods(c: Collection, layout: PyramidLayout, request: Pick<ZoneDataRequest, 'datetime'>): { from: number; to: number } | undefined {
     const t = request.datetime;
     if (!t) return undefined;
     if (!layout.period) {
-      throw new InvalidRequestError('datetime not available', `The pyramid of "${c.id}" was ingested without periods (backing.period, and a datetimeColumn on its lake), so it answers for all time only: drop datetime, or ask the lake collection "${c.backing.kind === 'clickhouse-pyramid' ? c.backing.source : ''}".`);
+      throw new InvalidRequestError('datetime not available', `The pyramid of "${c.id}" was ingested without periods (backing.period, and a datetimeColumn on its lake), so it answers for all time only: drop datetime, or ask the lake collection "${sourceOf(c)}".`);
     }
     const aligned = alignToPeriods(t, layout.period);
     if ('reason' in aligned) throw new InvalidRequestError('datetime not whole periods', `The pyramid of "${c.id}" holds aggregates per ${layout.period} (UTC): ${aligned.reason}.`);
     return aligned;
   }
+}
+
+/** The lake collection a pyramid aggregates. */
+function sourceOf(c: Collection): string {
+  return c.backing.kind === 'clickhouse-pyramid' ? c.backing.source : '';
 }
 
 /** An upper bound of the periods [from, to) holds within the pyramid's time extent. */

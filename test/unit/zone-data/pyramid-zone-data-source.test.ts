@@ -46,7 +46,7 @@ async function setup(): Promise<{ store: MemoryPyramidStore; source: PyramidZone
     yield cells;
   })());
   await store.publish(ref, gen, { dggrsId: 'IVEA7H', levels: [3, 4], coarseLevel: 3, fields: ['a', 'b'], period: 'day', timeExtent: [JAN1, JAN1 + 3 * DAY - 1], rows: 4, source: 'lake', ingestedAt: '2026-01-01T00:00:00Z' });
-  return { store, source: new PyramidZoneDataSource(store) };
+  return { store, source: new PyramidZoneDataSource(store, 50_000) };
 }
 
 const request = (extra: Partial<ZoneDataRequest> = {}): ZoneDataRequest => ({ grid, zoneId: zone, depths: [1], fields: ['a', 'b'], options: { stats: ['count', 'valid', 'mean', 'min', 'max', 'stdDev'] }, ...extra });
@@ -109,6 +109,18 @@ describe('PyramidZoneDataSource', () => {
       expect(e.hint).to.match(hint);
     }
     expect(store.reads).to.have.length(0);
+  });
+
+  it('finds the zones holding rows in whole days for a zone query, bounded before reading', async () => {
+    const { store, source } = await setup();
+    const parent = { zoneId: zone, depth: 1 };
+    expect(await source.zonesWithRows(collection, { grid, level: 4, parent, boxes: [], datetime: parseDatetime('2024-01-01') })).to.deep.equal(new Set([subs[0]]));
+    expect(await source.zonesWithRows(collection, { grid, level: 4, parent, boxes: [], datetime: parseDatetime('2024-01-02') }), 'a row without a number counts').to.deep.equal(new Set([subs[0], subs[1]]));
+    expect(store.reads.map((r) => r.fields)).to.deep.equal([[], []]);
+    const small = new PyramidZoneDataSource(store, 100);
+    const e = await refusal(small.zonesWithRows(collection, { grid, level: 4, boxes: [[-180, -90, 180, 90]], datetime: parseDatetime('2024-01-01') }));
+    expect(e.hint).to.contain('limits.maxSubZones');
+    expect(store.reads).to.have.length(2);
   });
 
   it('bounds the per-period cells a request merges, before reading', async () => {
