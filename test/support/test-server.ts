@@ -32,7 +32,7 @@ export async function startTestServer(overrides: Record<string, unknown> = {}, l
     { DGGS_CONFIG: path.join(REPO_ROOT, 'config/default.json') },
     { server: { host: '127.0.0.1', port: 0, logLevel: 'silent' }, datastore: { kind: 'sqlite', file: path.join(dir, 'test.sqlite'), autoInitialize: true }, ...overrides, orders: { resultsRoot: path.join(dir, 'results'), ...(overrides.orders as object | undefined) } },
   );
-  const app = await createApp(config, logger, options);
+  const app = await createApp(config, logger, undefined, options);
   const port = await app.listen().catch(async (err: unknown) => {
     await app.close();
     throw err;
