@@ -64,13 +64,20 @@ export async function checkSources(container: Container): Promise<void> {
   }
 }
 
+/** What tests may change of the composition before anything is resolved. */
+export interface AppOptions {
+  /** Rebinds some tokens (e.g. TOKENS.ZonePyramidStore to an in-memory store): for tests only. */
+  rebind?: (c: Container) => void;
+}
+
 /**
  * The service in this process: the datastore initialised if the config says so, the server built,
  * the runner started if it runs here. In a group of processes (`server.processes`), only process 1
  * holds the admin listener (see docs/operations.md, Processes).
  */
-export async function createApp(config: Config, logger?: Logger, group: ProcessGroup = SOLE_PROCESS): Promise<App> {
+export async function createApp(config: Config, logger?: Logger, group: ProcessGroup = SOLE_PROCESS, options: AppOptions = {}): Promise<App> {
   const container = buildContainer(config, logger, group);
+  options.rebind?.(container);
   const datastore = container.get<DatastoreAdmin>(TOKENS.DatastoreAdmin);
   await checkSources(container);
   if (config.datastore.autoInitialize) await datastore.initialize();
