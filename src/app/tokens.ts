@@ -14,6 +14,7 @@ export const TOKENS = {
   TokenStore: Symbol.for('TokenStore'),
   JobLedger: Symbol.for('JobLedger'),
   JobQueue: Symbol.for('JobQueue'),
+  ProcessGroup: Symbol.for('ProcessGroup'),
   JobResults: Symbol.for('JobResults'),
   JobRunner: Symbol.for('JobRunner'),
   JobRunnerOptions: Symbol.for('JobRunnerOptions'),

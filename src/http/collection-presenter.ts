@@ -66,6 +66,8 @@ export function sourceOf(c: Collection, links: Links): { href: string; title: st
       return { href: links.href(`/collections/${encodeURIComponent(c.id)}/items`, { f: 'html' }), title: 'Rows (items)' };
     case 'ogc-features':
       return { href: `${b.url.replace(/\/+$/, '')}/collections/${encodeURIComponent(b.collection)}`, title: `OGC API Features collection ${b.collection}` };
+    case 'clickhouse-pyramid':
+      return { href: links.href(`/collections/${encodeURIComponent(b.source)}`, { f: 'html' }), title: `Aggregates of the lake collection ${b.source}` };
   }
 }
 

@@ -12,7 +12,10 @@ export type ListenAt = { host: string; port: number } | { socket: string };
  * by a process that stopped without removing it is replaced, while one a live process serves,
  * or a file that is not a socket, stops the start.
  */
-export async function listenAt(server: net.Server, at: ListenAt): Promise<ListenAt> {
+export async function listenAt(server: net.Server, at: ListenAt, opts: { exclusive?: boolean } = {}): Promise<ListenAt> {
+  // In a cluster worker a listener is the primary's, shared by all workers, unless exclusive:
+  // then this process binds it itself (and a socket file gets this process's mask).
+  const exclusive = opts.exclusive ?? false;
   if ('socket' in at) {
     const file = path.resolve(at.socket);
     await clearStaleSocket(file);
@@ -20,7 +23,7 @@ export async function listenAt(server: net.Server, at: ListenAt): Promise<Listen
     // The socket is bound inside listen(): the mask covers its creation, so it is never open to others.
     const mask = process.umask(0o177);
     try {
-      server.listen(file);
+      server.listen({ path: file, exclusive });
     } finally {
       process.umask(mask);
     }
@@ -29,7 +32,7 @@ export async function listenAt(server: net.Server, at: ListenAt): Promise<Listen
     return { socket: file };
   }
   const listening = once(server, 'listening');
-  server.listen(at.port, at.host);
+  server.listen({ port: at.port, host: at.host, exclusive });
   await listening;
   return { host: at.host, port: (server.address() as net.AddressInfo).port };
 }

@@ -14,7 +14,15 @@ export interface MetricsSources {
   /** Jobs accepted and running, read from the datastore (bounded by `jobsTimeoutMs`). */
   openJobs?(): Promise<Record<'accepted' | 'running', number>>;
   jobsTimeoutMs: number;
+  /**
+   * In a group of processes (`server.processes`): the exposition summed over all of them, which
+   * the supervisor gathers (each process's `localSeries()`); absent in a lone process.
+   */
+  groupSum?(): Promise<string>;
 }
+
+/** The questions of a group's metrics: the sum (to the supervisor), and one process's own series (to each process). */
+export const METRICS_TOPICS = { sum: 'metrics.sum', local: 'metrics.local' } as const;
 
 /** Methods a label may name; any other (Node parses some 30) counts as `other`. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
@@ -63,6 +71,7 @@ export class ServiceMetrics implements RequestObserver {
     });
     this.bytes = new Counter({ name: 'http_response_bytes_total', help: 'Response body bytes sent (before any transfer coding), by method, route template and status.', labelNames: ['method', 'route', 'status'], registers });
     this.inFlight = new Gauge({ name: 'http_requests_in_flight', help: 'Requests whose response has not ended (the scrape reading this is one).', registers });
+    new Gauge({ name: 'dggs_processes', help: 'HTTP processes whose series this scrape sums (server.processes; fewer while one restarts).', registers }).set(1);
     // Started now, so the event-loop delay and GC series cover the time before the first scrape.
     if (sources.processMetrics) processSeries();
     this.connectionSeries();
@@ -97,10 +106,19 @@ export class ServiceMetrics implements RequestObserver {
     this.connections = stats;
   }
 
-  /** The exposition, in the Prometheus text format (`contentType`). */
+  /** The exposition, in the Prometheus text format (`contentType`): of every process of the group. */
   async exposition(): Promise<string> {
-    const registry = this.sources.processMetrics ? Registry.merge([this.registry, processSeries()]) : this.registry;
-    return registry.metrics();
+    if (this.sources.groupSum) return this.sources.groupSum();
+    return this.ownRegistry().metrics();
+  }
+
+  /** This process's series, as prom-client's AggregatorRegistry sums them in the supervisor. */
+  async localSeries(): Promise<unknown[]> {
+    return this.ownRegistry().getMetricsAsJSON();
+  }
+
+  private ownRegistry(): Registry {
+    return this.sources.processMetrics ? Registry.merge([this.registry, processSeries()]) : this.registry;
   }
 
   private connectionSeries(): void {
@@ -228,6 +246,8 @@ export class ServiceMetrics implements RequestObserver {
       help: 'Jobs accepted (waiting to run) and running now, over all orders and processes, read from the datastore.',
       labelNames: ['state'],
       registers,
+      // Every process reads the same datastore: a group's sum would count each job once per process.
+      aggregator: 'max',
       async collect() {
         const got = await read.ask();
         this.reset();

@@ -97,9 +97,9 @@ describe('npm run ingest: stored zone-key columns', function () {
 
   it('refuses, leaving the files as they were: grids without numeric keys, levels beyond them, a column named like the covering', async () => {
     const refused = (job: Parameters<typeof writeZoneColumns>[0]) => writeZoneColumns(job).then(() => undefined, (e: unknown) => e as Error);
-    const h3 = await refused({ root, collectionId: 'obs', geometryColumn: 'geometry', grid: GRID_FACTORIES.H3!(), levels: [3] });
-    expect(h3).to.be.instanceOf(ZoneColumnsError);
-    expect(h3!.message).to.contain('no numeric zone keys');
+    const a5 = await refused({ root, collectionId: 'obs', geometryColumn: 'geometry', grid: GRID_FACTORIES.A5!(), levels: [3] });
+    expect(a5).to.be.instanceOf(ZoneColumnsError);
+    expect(a5!.message).to.contain('no numeric zone keys');
     const deep = await refused({ root, collectionId: 'obs', geometryColumn: 'geometry', grid, levels: [18] });
     expect(deep!.message).to.contain('levels 0-17');
     await writeLake(c, path.join(root, 'clash', 'data'), true);
@@ -129,9 +129,9 @@ describe('npm run ingest: stored zone-key columns', function () {
     const notLake = await ingest('demo-elevation', '--grid', 'IVEA7H', '--levels', '3');
     expect(notLake.code).to.equal(2);
     expect(notLake.err).to.contain('only parquet-lake collections');
-    const h3 = await ingest('demo-stations', '--grid', 'H3', '--levels', '3');
-    expect(h3.code).to.equal(1);
-    expect(h3.err).to.contain('H3 has no numeric zone keys');
+    const a5 = await ingest('demo-stations', '--grid', 'A5', '--levels', '3');
+    expect(a5.code).to.equal(1);
+    expect(a5.err).to.contain('A5 has no numeric zone keys');
     const badLevels = await ingest('demo-stations', '--grid', 'IVEA7H', '--levels', '5-2');
     expect(badLevels.code).to.equal(2);
     expect(badLevels.err).to.contain('upwards');

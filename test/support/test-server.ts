@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import pino, { type Logger } from 'pino';
 import { loadConfig } from '../../src/app/config/load-config.js';
 import type { Config } from '../../src/app/config/config-schema.js';
-import { createApp, type App } from '../../src/app/container.js';
+import { createApp, type App, type AppOptions } from '../../src/app/container.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 /** Reference data from the project's shared material, copied with its provenance (test/fixtures/shared/README.md). */
@@ -23,15 +23,16 @@ export interface TestServer {
 /**
  * A real server on loopback, booted from config/default.json with a private SQLite file and a
  * random port; `overrides` are merged over the file (as environment overrides are). Logs go
- * nowhere unless a test passes a `logger` to read them.
+ * nowhere unless a test passes a `logger` to read them; `options.rebind` swaps bindings (an
+ * in-memory pyramid store for TOKENS.ZonePyramidStore).
  */
-export async function startTestServer(overrides: Record<string, unknown> = {}, logger: Logger = pino({ level: 'silent' })): Promise<TestServer> {
+export async function startTestServer(overrides: Record<string, unknown> = {}, logger: Logger = pino({ level: 'silent' }), options: AppOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'dggs-test-'));
   const config = loadConfig(
     { DGGS_CONFIG: path.join(REPO_ROOT, 'config/default.json') },
     { server: { host: '127.0.0.1', port: 0, logLevel: 'silent' }, datastore: { kind: 'sqlite', file: path.join(dir, 'test.sqlite'), autoInitialize: true }, ...overrides, orders: { resultsRoot: path.join(dir, 'results'), ...(overrides.orders as object | undefined) } },
   );
-  const app = await createApp(config, logger);
+  const app = await createApp(config, logger, undefined, options);
   const port = await app.listen().catch(async (err: unknown) => {
     await app.close();
     throw err;

@@ -2,6 +2,7 @@ import * as h3 from 'h3-js';
 import type { BBox, LonLat, Page, ZoneDescription } from '../../domain/dggrs/dggrs.js';
 import { CellTreeDggrs } from './cell-tree-dggrs.js';
 import { h3CellTree } from './h3-box-zones.js';
+import { H3PointLattice, h3KeyCell } from './h3-point-lattice.js';
 import { H3SubZones } from './h3-sub-zones.js';
 import { ringExtent, unwrap } from './lon-lat.js';
 import { Recent } from './recent.js';
@@ -31,6 +32,10 @@ export class H3Dggrs extends CellTreeDggrs {
   readonly zoneIdForm = '15 lowercase hexadecimal digits, like 831f8dfffffffff';
   /** Sub-zone searches by parent and resolution: a list's count and its page share one. */
   private readonly searches = new Recent<H3SubZones>(8);
+  /** Every resolution's keys are safe integers (h3-point-lattice.ts). */
+  override readonly maxZoneKeyLevel = MAX_RES;
+  /** Made on the first bulk use: reading the lattices from h3-js takes a few hundred of its calls. */
+  private lattice?: H3PointLattice;
 
   constructor() {
     super({
@@ -51,6 +56,18 @@ export class H3Dggrs extends CellTreeDggrs {
 
   zoneFromPoint(lon: number, lat: number, level: number): string {
     return h3.latLngToCell(lat, lon, level);
+  }
+
+  zoneKeyFromPoint(lon: number, lat: number, level: number): number {
+    return (this.lattice ??= new H3PointLattice()).keyAt(lon, lat, level);
+  }
+
+  zoneIdFromKey(key: number, level: number): string {
+    return h3KeyCell(key, level);
+  }
+
+  zoneKeyClearance(lon: number, lat: number, level: number, out: Float64Array): void {
+    (this.lattice ??= new H3PointLattice()).keyClearance(lon, lat, level, out);
   }
 
   describeZone(zoneId: string): ZoneDescription {

@@ -6,6 +6,10 @@ import { AppError, UnavailableError } from '../../ports/errors.js';
 import type { LakeReader } from '../../ports/lake-reader.js';
 import type { RasterReader } from '../../ports/raster-reader.js';
 import { StacCatalogError, type StacCatalogFactory } from '../../ports/stac-catalog.js';
+import type { PyramidLayout, ZonePyramidStore } from '../../ports/zone-pyramid-store.js';
+
+/** Longest the start waits for a pyramid's layout (its extent): a cluster down does not hold the start. */
+const PYRAMID_LOOK_MS = 3000;
 
 /** What the start-up check found missing of an optional collection's source: its data routes answer 503 until a restart finds it. */
 export class CollectionAvailability {
@@ -52,6 +56,8 @@ export interface SourcePorts {
   lakeRoot: string;
   availability: CollectionAvailability;
   logger: Pick<Logger, 'warn' | 'info'>;
+  /** Bound where a ClickHouse cluster is configured. */
+  pyramids?: ZonePyramidStore;
 }
 
 interface Finding {
@@ -161,5 +167,28 @@ async function inspect(c: CollectionConfig, i: number, ports: SourcePorts, lakeE
       throw err;
     }
   }
+  if (b.kind === 'clickhouse-pyramid') {
+    // The cluster is no local source: a pyramid not reachable (or not yet ingested) at start stops
+    // nothing, and its data routes answer what the store answers then (503 while a shard is down).
+    if (!lakeExtent || c.extent || !ports.pyramids) return {};
+    const layout = await pyramidLayout(ports.pyramids, b.table).catch((err: unknown) => void ports.logger.warn({ collection: c.id, err }, 'the pyramid\'s layout (its extent) could not be read at start'));
+    return layout ? { extent: pyramidExtent(layout) } : {};
+  }
   return {};
+}
+
+/** The published layout, or a rejection after PYRAMID_LOOK_MS. */
+async function pyramidLayout(store: ZonePyramidStore, table: string): Promise<PyramidLayout | undefined> {
+  const signal = AbortSignal.timeout(PYRAMID_LOOK_MS);
+  const timedOut = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }));
+  return Promise.race([store.layout({ table }, signal), timedOut]);
+}
+
+/** What the rows of a pyramid covered, as its layout says. */
+export function pyramidExtent(layout: PyramidLayout): Extent {
+  const iso = (t: number) => new Date(t).toISOString();
+  return {
+    ...(layout.bbox ? { spatial: { bbox: [layout.bbox] } } : {}),
+    ...(layout.timeExtent ? { temporal: { interval: [[iso(layout.timeExtent[0]), iso(layout.timeExtent[1])]] } } : {}),
+  };
 }

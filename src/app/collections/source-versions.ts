@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import { TOKENS } from '../tokens.js';
 import type { Collection, CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { LakeReader } from '../../ports/lake-reader.js';
 import type { RasterReader } from '../../ports/raster-reader.js';
 import type { StacCatalogFactory } from '../../ports/stac-catalog.js';
 import type { SourceVersion } from '../../ports/source-version.js';
+import type { ZonePyramidStore } from '../../ports/zone-pyramid-store.js';
 
 /**
  * A version is looked at again once it is this old: a burst of requests looks at a collection's
@@ -17,7 +18,8 @@ const KEEP_MS = 1000;
 /**
  * The versions of the collections' data, as cheaply as each source knows it (src/ports/source-version.ts):
  * a lake its files' listing, a raster file its size and time (a remote one what its host stated),
- * a static STAC catalog on disk its root document. OGC API Features backends and STAC APIs have
+ * a static STAC catalog on disk its root document, a zone pyramid its published layout (an ingest
+ * publishes a new one). OGC API Features backends and STAC APIs have
  * none: knowing would cost a read of the data. The HTTP side derives validators (ETag,
  * Last-Modified) from them.
  *
@@ -36,6 +38,7 @@ export class SourceVersions {
     @inject(TOKENS.LakeReader) private readonly lake: LakeReader,
     @inject(TOKENS.RasterReader) private readonly rasters: RasterReader,
     @inject(TOKENS.StacCatalogs) private readonly stac: StacCatalogFactory,
+    @inject(TOKENS.ZonePyramidStore) @optional() private readonly pyramids?: ZonePyramidStore,
   ) {}
 
   /**
@@ -93,6 +96,14 @@ export class SourceVersions {
         return this.stac(b.catalog, b.collections ? { collections: b.collections } : undefined).version?.();
       case 'ogc-features':
         return undefined;
+      case 'clickhouse-pyramid': {
+        const layout = await this.pyramids?.layout({ table: b.table });
+        if (!layout) return undefined;
+        // Each ingest publishes a layout of its own (its time at least differs).
+        const id = createHash('sha256').update(JSON.stringify(layout)).digest('base64url');
+        const at = Date.parse(layout.ingestedAt);
+        return { id, ...(Number.isFinite(at) ? { modifiedMs: at } : {}) };
+      }
     }
   }
 }

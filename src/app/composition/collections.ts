@@ -8,6 +8,7 @@ import { ZoneInfoService } from '../zones/zone-info.js';
 import { SourceVersions } from '../collections/source-versions.js';
 import type { BackingKind } from '../../domain/collection.js';
 import type { FieldSource } from '../../ports/collection-catalog.js';
+import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import { CollectionAvailability, checkCollectionSources, sourceProbes, type SourcePorts } from '../collections/collection-sources.js';
 import type { Logger } from 'pino';
 
@@ -22,6 +23,7 @@ export function bindCollections(c: Container, config: Config): void {
     lakeRoot: config.lake.root,
     availability: ctx.get(TOKENS.CollectionAvailability),
     logger: ctx.get<Logger>(TOKENS.Logger),
+    pyramids: ctx.get(TOKENS.ZonePyramidStore, { optional: true }),
   });
   // Run once by the app before it serves: refuses missing local sources, and fills the extents the data gives.
   c.bind(TOKENS.CollectionSourcesCheck).toDynamicValue((ctx) => async () => {
@@ -33,6 +35,9 @@ export function bindCollections(c: Container, config: Config): void {
   c.bind(TOKENS.FieldSources).toDynamicValue((ctx) => {
     const fromConfig = new ConfigFieldSource();
     const sources: Partial<Record<BackingKind, FieldSource>> = { 'raster-url': fromConfig, stac: fromConfig, 'ogc-features': ctx.get(TOKENS.FeatureSource), 'parquet-lake': ctx.get(TOKENS.LakeReader) };
+    // A pyramid's fields are its published layout's, as its zone-data source reads them.
+    const pyramid = ctx.get<Partial<Record<BackingKind, ZoneDataSource>>>(TOKENS.ZoneDataSources)['clickhouse-pyramid'];
+    if (pyramid) sources['clickhouse-pyramid'] = pyramid;
     return sources;
   });
   c.bind(TOKENS.CollectionsService).to(CollectionsService);

@@ -7,6 +7,8 @@ import { StacZoneDataSource } from '../zone-data/stac-zone-data-source.js';
 import { LakeZoneDataSource } from '../zone-data/lake-zone-data-source.js';
 import { RasterUrlZoneDataSource } from '../zone-data/raster-url-zone-data-source.js';
 import { FeaturesZoneDataSource } from '../zone-data/features-zone-data-source.js';
+import { PyramidZoneDataSource } from '../zone-data/pyramid-zone-data-source.js';
+import type { ZonePyramidStore } from '../../ports/zone-pyramid-store.js';
 import type { BackingKind } from '../../domain/collection.js';
 import type { ZoneDataSource } from '../../ports/zone-data-source.js';
 import type { CollectionAvailability } from '../collections/collection-sources.js';
@@ -23,6 +25,9 @@ export function bindZoneData(c: Container, config: Config): void {
       'parquet-lake': new LakeZoneDataSource(ctx.get(TOKENS.LakeReader), config.limits, ctx.get(TOKENS.LakeBinning)),
       'ogc-features': new FeaturesZoneDataSource(ctx.get(TOKENS.FeatureSource), (col) => (col.backing.kind === 'ogc-features' ? `${col.backing.url.replace(/\/+$/, '')}/collections/${encodeURIComponent(col.backing.collection)}/items` : ''), config.limits),
     };
+    // Bound by composition/pyramids.ts where a ClickHouse cluster is configured.
+    const pyramids = ctx.get<ZonePyramidStore>(TOKENS.ZonePyramidStore, { optional: true });
+    if (pyramids) sources['clickhouse-pyramid'] = new PyramidZoneDataSource(pyramids, config.limits.maxSubZones);
     // A collection whose optional source was missing at start answers 503 for its zone data.
     const availability = ctx.get<CollectionAvailability>(TOKENS.CollectionAvailability);
     return Object.fromEntries(Object.entries(sources).map(([kind, source]) => [kind, availability.guard(source)])) as typeof sources;

@@ -149,6 +149,10 @@ export const configSchema = z.object({
     .object({
       host: z.string().default('0.0.0.0').describe('Address the service listens on (`HOST` overrides it).'),
       port: z.number().int().min(0).max(65535).default(8080).describe('Port the service listens on (`PORT` overrides it; 0: any free port).'),
+      processes: z
+        .union([z.number().int().min(1).max(256), z.literal('auto')])
+        .default(1)
+        .describe('HTTP processes serving the one port: 1 runs the service in this process; more (or `auto`, the machine\'s cores) makes `npm start` a supervisor that forks them, restarts one that dies and sums their metrics. Caches and admission bounds are per process (see docs/operations.md, Processes).'),
       publicBaseUrl: z.string().url().optional().describe('Base of the links the service writes. When absent it is taken from each request: the scheme, host and path prefix a trusted proxy forwards, else the Host header. When set it wins over forwarded values.'),
       maxBodyBytes: positiveInt(1_048_576).describe('Request body bound, counted after decoding any Content-Encoding.'),
       requestTimeoutMs: positiveInt(60_000).describe('Time for a request\'s line, headers and body to arrive (not the time to answer it).'),
@@ -227,19 +231,6 @@ export const configSchema = z.object({
     ])
     .describe('Where orders, jobs, tokens and concepts are kept, by `kind`.')
     .prefault({ kind: 'sqlite' }),
-  clickhouse: z
-    .object({
-      shards: z.array(z.string().url()).default([]).describe('HTTP URL of one server of each shard (`http://host:8123`), in the order of the servers\' `remote_servers` cluster; reads go to the first that answers, table creation to each.'),
-      cluster: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('dggs').describe('The cluster name in the servers\' `remote_servers` that the Distributed tables span.'),
-      database: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).default('default').describe('Database holding the pyramids\' tables.'),
-      username: z.string().default('default').describe('User of every connection.'),
-      password: z.string().default('').describe('Its password.'),
-      timeoutMs: positiveInt(10_000).describe('Bound of one query (the server stops it too: `max_execution_time`); 504 past it.'),
-      maxConnections: z.number().int().min(1).max(256).default(8).describe('Open connections per shard server, per process; requests beyond wait their turn.'),
-      retryAfterSeconds: z.number().int().min(1).max(3600).default(10).describe('Retry-After of the 503 a shard down gives.'),
-    })
-    .describe('The ClickHouse cluster holding zone pyramids (`clickhouse-pyramid` collections).')
-    .prefault({}),
   lake: z
     .object({
       root: z.string().default('data/demo/lake').describe('A directory, or `s3://bucket[/prefix]` for a lake on an S3-compatible object store (read by ranged GETs).'),
@@ -266,6 +257,19 @@ export const configSchema = z.object({
         .prefault({}),
     })
     .describe('The GeoParquet lake of `parquet-lake` collections.')
+    .prefault({}),
+  clickhouse: z
+    .object({
+      shards: z.array(z.string().url()).default([]).describe('HTTP URL of one server of each shard (`http://host:8123`), in the order of the servers\' `remote_servers` cluster; reads go to the first that answers, table creation to each.'),
+      cluster: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('dggs').describe('The cluster name in the servers\' `remote_servers` that the Distributed tables span.'),
+      database: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).default('default').describe('Database holding the pyramids\' tables.'),
+      username: z.string().default('default').describe('User of every connection.'),
+      password: z.string().default('').describe('Its password.'),
+      timeoutMs: positiveInt(10_000).describe('Bound of one query (the server stops it too: `max_execution_time`); 504 past it.'),
+      maxConnections: z.number().int().min(1).max(256).default(8).describe('Open connections per shard server, per process; requests beyond wait their turn.'),
+      retryAfterSeconds: z.number().int().min(1).max(3600).default(10).describe('Retry-After of the 503 a shard down gives.'),
+    })
+    .describe('The ClickHouse cluster holding zone pyramids (`clickhouse-pyramid` collections).')
     .prefault({}),
   grids: z
     .object({

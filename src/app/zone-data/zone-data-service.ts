@@ -363,7 +363,10 @@ export class ZoneDataService {
     return this.timed(c, request.signal, (signal) => this.guard(label, () => source.zoneData(c, { ...request, ...(signal ? { signal } : {}) })));
   }
 
-  /** Work on the collection's source: a lake's is bounded by limits.lakeQuerySeconds (its signal then aborts at the budget too). */
+  /**
+   * Work on the collection's source: a lake's is bounded by limits.lakeQuerySeconds (its signal then
+   * aborts at the budget too). A pyramid's reads are bounded by its store (clickhouse.timeoutMs).
+   */
   private timed<T>(c: Collection, signal: AbortSignal | undefined, work: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
     return c.backing.kind === 'parquet-lake' ? this.lakeTime.run(signal, work) : work(signal);
   }

@@ -143,6 +143,13 @@ export interface Dggrs {
   /** Highest level for which `zoneKeyFromPoint` is available. */
   readonly maxZoneKeyLevel?: number;
   /**
+   * Optional, beside `zoneIdFromKey` (levels up to `maxZoneKeyLevel`): the numeric key of a valid zone
+   * id, its exact inverse, read from the id alone (no geometry).
+   */
+  zoneKeyFromId?(zoneId: string): number;
+  /** Optional: `describeZone(zoneId).centroid`, to the bit, without the outline and extent a description costs. */
+  zoneCentroid?(zoneId: string): LonLat;
+  /**
    * Optional, beside `zoneKeyFromPoint` (same levels): writes the key to out[0] and to out[1] a clearance, the
    * radius in radians of a cap around the point (on the sphere of geodetic latitude and longitude) lying
    * wholly in that zone, 0 where the grid cannot bound one. Every point of the cap has the same key: bulk

@@ -137,6 +137,8 @@ function sourceLink(links: Links, c: Collection, bbox: number[]): Link | undefin
       url.searchParams.set('bbox', bbox.join(','));
       return { href: url.toString(), rel: 'source', type: 'application/geo+json', title: 'Source features in the zone bbox' };
     }
+    case 'clickhouse-pyramid':
+      return links.link('source', `/collections/${enc(b.source)}/items`, { type: 'application/geo+json', title: `Rows of ${b.source} in the zone bbox (aggregated by the pyramid)`, query: { bbox: bbox.join(',') } });
   }
 }
 

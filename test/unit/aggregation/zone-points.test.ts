@@ -41,13 +41,14 @@ const around = (grid: Dggrs, zone: string): number => {
 };
 
 describe('zone points: patches of points binned at once (grids giving clearances)', () => {
-  for (const id of ['IVEA7H', 'ISEA7H', 'RTEA7H']) {
+  // H3's finest resolution is 15.
+  for (const [id, finest] of [['IVEA7H', 15], ['ISEA7H', 15], ['RTEA7H', 15], ['H3', 14]] as const) {
     it(`${id}: every slot is the one of locating its point alone, and dense points mostly skip locating`, function () {
       this.timeout(60_000);
       const grid = GRID_FACTORIES[id]!();
       // Coarse levels have many zones at rhombus edges (never cleared), sparse points many patches of one point:
       // those are checked for their answers only.
-      for (const [level, depth, n, mostlyPatched] of [[2, 1, 200_000, false], [5, 2, 200_000, false], [10, 1, 100_000, true], [15, 1, 100_000, true]] as const) {
+      for (const [level, depth, n, mostlyPatched] of [[2, 1, 200_000, false], [5, 2, 200_000, false], [10, 1, 100_000, true], [finest, 1, 100_000, true]] as const) {
         const zone = grid.zoneFromPoint(10.3, 49.7, level);
         const zones = grid.subZones(zone, depth);
         // Counts the points located one by one (the clearance of a patch's centre locates it too).

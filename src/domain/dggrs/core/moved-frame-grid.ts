@@ -48,6 +48,8 @@ export class MovedFrameGrid implements Dggrs {
   readonly maxZoneKeyLevel?: number;
   readonly zoneKeyFromPoint?: (lon: number, lat: number, level: number) => number;
   readonly zoneIdFromKey?: (key: number, level: number) => string;
+  readonly zoneKeyFromId?: (zoneId: string) => number;
+  readonly zoneCentroid?: (zoneId: string) => LonLat;
   readonly zoneKeyClearance?: (lon: number, lat: number, level: number, out: Float64Array) => void;
   readonly zoneToUint64?: (zoneId: string) => bigint;
   private readonly shift: number;
@@ -73,6 +75,8 @@ export class MovedFrameGrid implements Dggrs {
       this.maxZoneKeyLevel = inner.maxZoneKeyLevel;
       this.zoneKeyFromPoint = (lon, lat, level) => keyOf(this.innerLon(lon), this.innerLat(lat), level);
       this.zoneIdFromKey = inner.zoneIdFromKey.bind(inner);
+      // Ids are the inner grid's, so are the keys read from them.
+      if (inner.zoneKeyFromId) this.zoneKeyFromId = inner.zoneKeyFromId.bind(inner);
       if (inner.zoneKeyClearance) {
         const clearance = inner.zoneKeyClearance.bind(inner);
         this.zoneKeyClearance = (lon, lat, level, out) => {
@@ -82,6 +86,10 @@ export class MovedFrameGrid implements Dggrs {
       }
     }
     if (inner.zoneToUint64) this.zoneToUint64 = inner.zoneToUint64.bind(inner);
+    if (inner.zoneCentroid) {
+      const centroid = inner.zoneCentroid.bind(inner);
+      this.zoneCentroid = (zoneId) => this.outerPoint(centroid(zoneId));
+    }
   }
 
   private innerLon(lon: number): number {

@@ -84,6 +84,24 @@ export abstract class RenamedGrid extends BaseDggrs {
     return this.rename(this.inner.zoneIdFromKey(key, level));
   }
 
+  /** The inner grid's key of the zone, where it reads keys from ids; else the key of the zone's centroid, checked. */
+  zoneKeyFromId(id: string): number {
+    const inner = this.toInner(id);
+    if (this.inner.zoneKeyFromId) {
+      this.checkKeyLevel(this.levelOfId(id));
+      return this.inner.zoneKeyFromId(inner);
+    }
+    const [lon, lat] = this.zoneCentroid(id);
+    const key = this.zoneKeyFromPoint(lon, lat, this.levelOfId(id));
+    if (this.zoneIdFromKey(key, this.levelOfId(id)) !== id) throw new RangeError(`no key found for zone ${id}`);
+    return key;
+  }
+
+  zoneCentroid(id: string): LonLat {
+    const inner = this.toInner(id);
+    return this.inner.zoneCentroid ? this.inner.zoneCentroid(inner) : this.inner.describeZone(inner).centroid;
+  }
+
   describeZone(id: string): ZoneDescription {
     return { ...this.inner.describeZone(this.toInner(id)), id };
   }

@@ -133,6 +133,14 @@ export abstract class HexNetGrid<Z> extends ParsedZoneGrid<Z> {
     return true;
   }
 
+  zoneCentroid(zoneId: string): LonLat {
+    const z = this.zone(zoneId);
+    const g = { lat: 0, lon: 0 };
+    const c = this.lattice.centroid(z);
+    this.proj.inverse(c.x, c.y, (this.levelOf(z) & 1) === 1, g);
+    return [g.lon, g.lat];
+  }
+
   describeZone(zoneId: string): ZoneDescription {
     const z = this.zone(zoneId);
     const level = this.levelOf(z);

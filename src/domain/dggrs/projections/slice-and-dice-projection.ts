@@ -84,6 +84,8 @@ export class SliceAndDiceProjection {
   private readonly cosBC: number;
   /** Per face, its six Slice & Dice triangles with this projection's (A, B, C) roles, fixed once. */
   private readonly sixths: Sixth[][];
+  /** The same sixths for `forward`, SIXTH_STRIDE numbers each (see flattenSixths), at (face * 6 + sixth) * SIXTH_STRIDE. */
+  private readonly flatSixths: Float64Array;
 
   constructor(radial: RadialVertex) {
     this.radial = radial;
@@ -96,11 +98,14 @@ export class SliceAndDiceProjection {
     this.sinAC = Math.sin(arcs[names.ac]);
     this.cosBC = Math.cos(arcs[names.bc]);
     this.sixths = FACES.map((face) => [0, 1, 2, 3, 4, 5].map((subTri) => sixthOf(face, subTri, radial)));
+    this.flatSixths = flattenSixths(this.sixths);
   }
 
   /**
    * Geodetic degrees -> 5x6 coordinates, written to out[0], out[1]. Allocation-free: this is the hot
-   * path of zone-from-point.
+   * path of zone-from-point. It reads the flat constant tables below (one typed array each, no object
+   * per face or sixth); every product and sum is the one of the object form, in the same order, so the
+   * results are the same to the bit.
    */
   forward(latDeg: number, lonDeg: number, out: Float64Array): void {
     const phi = geodeticToAuthalic(latDeg * DEG);
@@ -108,61 +113,57 @@ export class SliceAndDiceProjection {
     const sl = Math.sin(phi), cl = Math.cos(phi);
     const vx = Math.sin(lam) * cl, vy = -sl, vz = -Math.cos(lam) * cl;
 
-    const n = ICO_VERTICES[0]!;
-    const northward = n[0] * vx + n[1] * vy + n[2] * vz > 0;
+    const northward = N0X * vx + N0Y * vy + N0Z * vz > 0;
     let best = -1;
     let bestDot = -Infinity;
     for (let i = 0; i < 15; i++) {
       const f = northward ? i : 19 - i;
-      const c = FACES[f]!.centroid;
-      const d = c[0] * vx + c[1] * vy + c[2] * vz;
+      const j = 3 * f;
+      const d = FACE_CENTROIDS[j]! * vx + FACE_CENTROIDS[j + 1]! * vy + FACE_CENTROIDS[j + 2]! * vz;
       if (d > bestDot) {
         bestDot = d;
         best = f;
         if (d > FACE_EARLY_ACCEPT) break;
       }
     }
-    const face = FACES[best]!;
     let t = 0;
     bestDot = -Infinity;
     for (let i = 0; i < 3; i++) {
-      const c = face.thirdCentroid[i]!;
-      const d = c[0] * vx + c[1] * vy + c[2] * vz;
+      const j = 9 * best + 3 * i;
+      const d = THIRD_CENTROIDS[j]! * vx + THIRD_CENTROIDS[j + 1]! * vy + THIRD_CENTROIDS[j + 2]! * vz;
       if (d > bestDot) {
         bestDot = d;
         t = i;
         if (d > THIRD_EARLY_ACCEPT) break;
       }
     }
-    const s0 = face.sixthCentroid[t]![0], s1 = face.sixthCentroid[t]![1];
-    const d0 = s0[0] * vx + s0[1] * vy + s0[2] * vz;
-    const d1 = s1[0] * vx + s1[1] * vy + s1[2] * vz;
+    const j6 = 18 * best + 6 * t;
+    const d0 = SIXTH_CENTROIDS[j6]! * vx + SIXTH_CENTROIDS[j6 + 1]! * vy + SIXTH_CENTROIDS[j6 + 2]! * vz;
+    const d1 = SIXTH_CENTROIDS[j6 + 3]! * vx + SIXTH_CENTROIDS[j6 + 4]! * vy + SIXTH_CENTROIDS[j6 + 5]! * vz;
     const s = d0 > SIXTH_EARLY_ACCEPT ? 0 : d1 > d0 ? 1 : 0;
-    const subTri = 2 * t + s;
 
-    const { A, B, C, PA, PB, PC, bIsA } = this.sixths[best]![subTri]!;
-
+    const S = this.flatSixths, o = (best * 6 + 2 * t + s) * SIXTH_STRIDE;
+    const ax = S[o]!, ay = S[o + 1]!, az = S[o + 2]!;
     // p: where the great circle from A through v meets edge BC.
-    const c1x = A[1] * vz - A[2] * vy, c1y = A[2] * vx - A[0] * vz, c1z = A[0] * vy - A[1] * vx;
+    const c1x = ay * vz - az * vy, c1y = az * vx - ax * vz, c1z = ax * vy - ay * vx;
     if (c1x * c1x + c1y * c1y + c1z * c1z < 1e-30) {
       // v is A itself (the face centre for ISEA): no great circle to follow, the point is A's image.
-      out[0] = PA[0]!;
-      out[1] = PA[1]!;
+      out[0] = S[o + 12]!;
+      out[1] = S[o + 13]!;
       return;
     }
-    const c2x = B[1] * C[2] - B[2] * C[1], c2y = B[2] * C[0] - B[0] * C[2], c2z = B[0] * C[1] - B[1] * C[0];
+    const c2x = S[o + 3]!, c2y = S[o + 4]!, c2z = S[o + 5]!;
     let px = c1y * c2z - c1z * c2y, py = c1z * c2x - c1x * c2z, pz = c1x * c2y - c1y * c2x;
-    let r = 1 / Math.sqrt(px * px + py * py + pz * pz);
+    const r = 1 / Math.sqrt(px * px + py * py + pz * pz);
     px *= r; py *= r; pz *= r;
 
-    const ep = Math.max(0, triangleArea(A[0], A[1], A[2], B[0], B[1], B[2], px, py, pz));
-    const h = halfChord(A[0], A[1], A[2], vx, vy, vz) / halfChord(A[0], A[1], A[2], px, py, pz);
+    const ep = Math.max(0, triangleAreaWithAB(S, o, px, py, pz));
+    const h = halfChord(ax, ay, az, vx, vy, vz) / halfChord(ax, ay, az, px, py, pz);
     const b0 = 1 - h;
     const b2 = Math.min(h, (h * ep) / TRI_AREA);
     const b1 = h - b2;
-    out[0] = b0 * PA[0]! + b1 * PB[0]! + b2 * PC[0]!;
-    out[1] = b0 * PA[1]! + b1 * PB[1]! + b2 * PC[1]!;
-    r = 0;
+    out[0] = b0 * S[o + 12]! + b1 * S[o + 14]! + b2 * S[o + 16]!;
+    out[1] = b0 * S[o + 13]! + b1 * S[o + 15]! + b2 * S[o + 17]!;
   }
 
   /**
@@ -270,6 +271,54 @@ function bary(x: number, y: number, x1: number, y1: number, x2: number, y2: numb
   return 0;
 }
 
+/** Vertex 0, whose hemisphere decides the order of the face search. */
+const [N0X, N0Y, N0Z] = ICO_VERTICES[0]!;
+/** Face centroids, third centroids (per face, 3) and sixth centroids (per face and third, 2), as x, y, z runs. */
+const FACE_CENTROIDS = Float64Array.from(FACES.flatMap((f) => f.centroid));
+const THIRD_CENTROIDS = Float64Array.from(FACES.flatMap((f) => f.thirdCentroid.flat()));
+const SIXTH_CENTROIDS = Float64Array.from(FACES.flatMap((f) => f.sixthCentroid.flat(2)));
+
+/**
+ * Per sixth: A (0-2); B x C (3-5), fixed per sixth; the normalised midpoint of A and B (6-8) and B
+ * (9-11) for the area of (A, B, p); PA, PB, PC (12-17). The constant terms are computed exactly as
+ * `forward` computed them per point before, so they are the same doubles.
+ */
+const SIXTH_STRIDE = 18;
+
+function flattenSixths(sixths: Sixth[][]): Float64Array {
+  const out = new Float64Array(sixths.length * 6 * SIXTH_STRIDE);
+  sixths.flat().forEach(({ A, B, C, PA, PB, PC }, i) => {
+    let mx = (A[0] + B[0]) / 2, my = (A[1] + B[1]) / 2, mz = (A[2] + B[2]) / 2;
+    const r = 1 / Math.sqrt(mx * mx + my * my + mz * mz);
+    mx *= r; my *= r; mz *= r;
+    out.set([
+      A[0], A[1], A[2],
+      B[1] * C[2] - B[2] * C[1], B[2] * C[0] - B[0] * C[2], B[0] * C[1] - B[1] * C[0],
+      mx, my, mz, B[0], B[1], B[2],
+      PA[0]!, PA[1]!, PB[0]!, PB[1]!, PC[0]!, PC[1]!,
+    ], i * SIXTH_STRIDE);
+  });
+  return out;
+}
+
+/**
+ * Spherical excess of (A, B, p), A and B those of the sixth at `o` in `S`, from the normalised edge
+ * midpoints (Eriksson's formula); the A-B midpoint, fixed per sixth, comes from the table.
+ */
+function triangleAreaWithAB(S: Float64Array, o: number, cx: number, cy: number, cz: number): number {
+  const ax = S[o]!, ay = S[o + 1]!, az = S[o + 2]!, bx = S[o + 9]!, by = S[o + 10]!, bz = S[o + 11]!;
+  const abx = S[o + 6]!, aby = S[o + 7]!, abz = S[o + 8]!;
+  let bcx = (bx + cx) / 2, bcy = (by + cy) / 2, bcz = (bz + cz) / 2;
+  let r = 1 / Math.sqrt(bcx * bcx + bcy * bcy + bcz * bcz);
+  bcx *= r; bcy *= r; bcz *= r;
+  let cax = (cx + ax) / 2, cay = (cy + ay) / 2, caz = (cz + az) / 2;
+  r = 1 / Math.sqrt(cax * cax + cay * cay + caz * caz);
+  cax *= r; cay *= r; caz *= r;
+  const xx = bcy * caz - bcz * cay, xy = bcz * cax - bcx * caz, xz = bcx * cay - bcy * cax;
+  const d = abx * xx + aby * xy + abz * xz;
+  return Math.asin(Math.max(-1, Math.min(1, d))) * 2;
+}
+
 /** sin(angle(a, b) / 2), computed as the chord half-length through the normalised midpoint. */
 function halfChord(ax: number, ay: number, az: number, bx: number, by: number, bz: number): number {
   let mx = (ax + bx) / 2, my = (ay + by) / 2, mz = (az + bz) / 2;
@@ -282,22 +331,6 @@ function halfChord(ax: number, ay: number, az: number, bx: number, by: number, b
     return Math.sqrt(dx * dx + dy * dy + dz * dz) / 2;
   }
   return s;
-}
-
-/** Spherical excess from the normalised edge midpoints (Eriksson's formula). */
-function triangleArea(ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number): number {
-  let abx = (ax + bx) / 2, aby = (ay + by) / 2, abz = (az + bz) / 2;
-  let r = 1 / Math.sqrt(abx * abx + aby * aby + abz * abz);
-  abx *= r; aby *= r; abz *= r;
-  let bcx = (bx + cx) / 2, bcy = (by + cy) / 2, bcz = (bz + cz) / 2;
-  r = 1 / Math.sqrt(bcx * bcx + bcy * bcy + bcz * bcz);
-  bcx *= r; bcy *= r; bcz *= r;
-  let cax = (cx + ax) / 2, cay = (cy + ay) / 2, caz = (cz + az) / 2;
-  r = 1 / Math.sqrt(cax * cax + cay * cay + caz * caz);
-  cax *= r; cay *= r; caz *= r;
-  const xx = bcy * caz - bcz * cay, xy = bcz * cax - bcx * caz, xz = bcx * cay - bcy * cax;
-  const d = abx * xx + aby * xy + abz * xz;
-  return Math.asin(Math.max(-1, Math.min(1, d))) * 2;
 }
 
 /** Face of the net containing a 5x6 point, nudged inwards so points on shared edges pick one face; -1 outside. */

@@ -62,6 +62,12 @@ export class I3HGrid extends HexNetGrid<I3HZone> {
     return z ? (z.ix * 12 + z.root) * 4 + z.sh : NaN;
   }
 
+  zoneKeyFromId(zoneId: string): number {
+    const z = this.zone(zoneId);
+    this.checkKeyLevel(this.levelOf(z));
+    return (z.ix * 12 + z.root) * 4 + z.sh;
+  }
+
   zoneIdFromKey(key: number, level: number): string {
     const sh = key % 4;
     const rest = (key - sh) / 4;

@@ -91,6 +91,12 @@ export class I7HGrid extends HexNetGrid<I7HZone> {
     if (room > 0) out[1] = room * this.proj.leastScale;
   }
 
+  zoneKeyFromId(zoneId: string): number {
+    const z = this.zone(zoneId);
+    this.checkKeyLevel(this.levelOf(z));
+    return (z.ix * 12 + z.root) * 8 + z.sh;
+  }
+
   zoneIdFromKey(key: number, level: number): string {
     const sh = key % 8;
     const rest = (key - sh) / 8;
