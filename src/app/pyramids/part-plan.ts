@@ -2,7 +2,7 @@
  * How a pyramid ingest is cut into parts (jobs) so that every cell's whole aggregate comes from
  * exactly one part:
  * - a cell of a level at or above the coarse level C is its own coarse zone; a finer cell belongs
- *   to the coarse zone holding its zone's centroid (coarseKeyOfCell);
+ *   to the coarse zone holding its zone's centroid (`coarseKey`, domain/aggregation/pyramid-keys.ts);
  * - a part owns a few coarse zones: it reads the rows whose envelope meets the union of their
  *   boxes widened by the size of a zone of the finest-but-one level (so every row of a cell whose
  *   centroid is inside lies inside), bins them at every level from C down, and writes only the

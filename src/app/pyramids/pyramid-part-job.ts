@@ -6,7 +6,8 @@
  * through `writePart`, which replaces an earlier attempt's cells: a retried part leaves the same
  * cells. Memory is one slot per cell met, bounded by `maxPartCells` (checked between batches).
  */
-import { coarseKeyOfCell, PyramidCellAccumulator } from '../../domain/aggregation/pyramid-cells.js';
+import { PyramidCellAccumulator } from '../../domain/aggregation/pyramid-cells.js';
+import { coarseKey, hasZoneKeys } from '../../domain/aggregation/pyramid-keys.js';
 import type { Dggrs } from '../../domain/dggrs/dggrs.js';
 import type { CollectionCatalog } from '../../ports/collection-catalog.js';
 import type { GridRegistry } from '../../ports/grid-registry.js';
@@ -37,6 +38,8 @@ export class PyramidPartJob {
 
   async run(task: PyramidPartTask, signal?: AbortSignal): Promise<PyramidPartOutcome> {
     const grid = this.grids.require(task.dggrsId);
+    if (!hasZoneKeys(grid)) throw new Error(`${grid.id} has no numeric zone keys`);
+    const keyed = grid;
     const source = this.collections.get(task.source);
     if (!source || source.backing.kind !== 'parquet-lake') throw new Error(`the pyramid's source "${task.source}" is not a parquet-lake collection of this config`);
     const owned = task.coarse.length > 0 ? { coarseLevel: task.coarseLevel, coarse: new Set(task.coarse), reach: finerReach(grid, task.coarse, task.coarseLevel) } : undefined;
@@ -67,7 +70,7 @@ export class PyramidPartJob {
       for (const c of acc.results()) {
         const id = `${c.level}/${c.key}`;
         let coarse = coarseOf.get(id);
-        if (coarse === undefined) coarseOf.set(id, (coarse = coarseKeyOfCell(grid, c.level, c.key, task.coarseLevel)));
+        if (coarse === undefined) coarseOf.set(id, (coarse = coarseKey(keyed, c.level, c.key, task.coarseLevel)));
         if (own && !own.has(coarse)) continue;
         if (c.level === first && c.period === ALL_TIME) ownRows += c.count;
         out.push({ level: c.level, key: c.key, coarse, period: c.period, count: c.count, fields: c.fields });

@@ -8,39 +8,12 @@
  * them, by zone patches where the grid vouches for them (zone-patches.ts: the same zones as
  * locating every point).
  */
-import type { Dggrs, LonLat } from '../dggrs/dggrs.js';
+import type { Dggrs } from '../dggrs/dggrs.js';
+import { periodStart, type TimePeriod } from '../time-periods.js';
 import { LOCATE, ZonePatches } from './zone-patches.js';
-
-/** Time buckets of per-period cells, UTC. */
-export type CellPeriod = 'hour' | 'day' | 'month' | 'year';
 
 /** `period` of all-time cells: the same value as the pyramid port's `ALL_TIME`. */
 export const ALL_TIME_PERIOD = Number.MIN_SAFE_INTEGER;
-
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
-
-/** The UTC start (epoch ms) of the period holding instant `t` (epoch ms). */
-export function periodStart(period: CellPeriod, t: number): number {
-  if (period === 'hour') return Math.floor(t / HOUR) * HOUR;
-  if (period === 'day') return Math.floor(t / DAY) * DAY;
-  const d = new Date(t);
-  return period === 'month' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) : Date.UTC(d.getUTCFullYear(), 0, 1);
-}
-
-/**
- * The coarse key of a cell: the key of the zone of `coarseLevel` holding the cell zone's centroid;
- * a cell at or above the coarse level is its own coarse zone. The pyramid reader computes it the
- * same way (`coarseKey` in pyramid-keys.ts, written beside this: one of the two is to go).
- */
-export function coarseKeyOfCell(grid: Dggrs, level: number, key: number, coarseLevel: number): number {
-  if (level <= coarseLevel) return key;
-  const id = grid.zoneIdFromKey!(key, level);
-  // The grid's cheap centroid where it has one (the same point as its description's), as the reader takes it.
-  const cheap = grid as Dggrs & { zoneCentroid?(zoneId: string): LonLat };
-  const [lon, lat] = cheap.zoneCentroid ? cheap.zoneCentroid(id) : grid.describeZone(id).centroid;
-  return grid.zoneKeyFromPoint!(lon, lat, coarseLevel);
-}
 
 /** One field's moments of one cell (as the pyramid port's FieldMoments). */
 export interface CellFieldMoments {
@@ -138,7 +111,7 @@ export class PyramidCellAccumulator {
     private readonly grid: Dggrs,
     readonly levels: readonly number[],
     readonly fieldCount: number,
-    private readonly period?: CellPeriod,
+    private readonly period?: TimePeriod,
     private readonly owned?: OwnedZones,
   ) {
     if (!grid.zoneKeyFromPoint || !grid.zoneIdFromKey) throw new Error(`${grid.id} has no numeric zone keys`);
@@ -184,7 +157,7 @@ export class PyramidCellAccumulator {
       if (periodic) {
         const t = time[i]!;
         if (Number.isFinite(t)) {
-          if (t !== lastT) [lastT, lastP] = [t, periodStart(this.period!, t)];
+          if (t !== lastT) [lastT, lastP] = [t, periodStart(t, this.period!)];
           p = lastP;
         }
       }

@@ -1,19 +1,10 @@
 import { expect } from 'chai';
 import { GRID_FACTORIES } from '../../../src/adapters/grids/catalog.js';
-import { ALL_TIME_PERIOD, periodStart, PyramidCellAccumulator } from '../../../src/domain/aggregation/pyramid-cells.js';
+import { ALL_TIME_PERIOD, PyramidCellAccumulator } from '../../../src/domain/aggregation/pyramid-cells.js';
 import { ALL_TIME } from '../../../src/ports/zone-pyramid-store.js';
 
-describe('pyramid cells: periods and accumulation', () => {
-  it('a period starts at its UTC hour, day, month or year, before 1970 too', () => {
-    const t = Date.parse('2024-12-31T23:59:59.999Z');
-    expect(periodStart('hour', t)).to.equal(Date.parse('2024-12-31T23:00:00Z'));
-    expect(periodStart('day', t)).to.equal(Date.parse('2024-12-31T00:00:00Z'));
-    expect(periodStart('month', t)).to.equal(Date.parse('2024-12-01T00:00:00Z'));
-    expect(periodStart('year', t)).to.equal(Date.parse('2024-01-01T00:00:00Z'));
-    expect(periodStart('month', Date.parse('2025-01-01T00:00:00Z'))).to.equal(Date.parse('2025-01-01T00:00:00Z'));
-    expect(periodStart('day', Date.parse('1969-07-20T20:17:40Z'))).to.equal(Date.parse('1969-07-20T00:00:00Z'));
-    expect(periodStart('hour', Date.parse('1969-07-20T20:17:40Z'))).to.equal(Date.parse('1969-07-20T20:00:00Z'));
-    expect(periodStart('month', Date.parse('2024-02-29T12:00:00Z'))).to.equal(Date.parse('2024-02-01T00:00:00Z'));
+describe('pyramid cells: accumulation', () => {
+  it('all-time cells carry the port\'s ALL_TIME', () => {
     expect(ALL_TIME_PERIOD).to.equal(ALL_TIME);
   });
 
