@@ -35,10 +35,10 @@ import { ConfigCollectionCatalog } from '../src/app/config/config-collection-cat
 import { PyramidIngest } from '../src/app/pyramids/pyramid-ingest.js';
 import { PyramidPartJob } from '../src/app/pyramids/pyramid-part-job.js';
 import { LakeZoneDataSource } from '../src/app/zone-data/lake-zone-data-source.js';
+import { PyramidZoneDataSource } from '../src/app/zone-data/pyramid-zone-data-source.js';
 import type { Collection } from '../src/domain/collection.js';
 import type { ZoneData, ZoneDataRequest } from '../src/domain/zone-data.js';
-import type { ZoneDataSource } from '../src/ports/zone-data-source.js';
-import type { ZonePyramidStore } from '../src/ports/zone-pyramid-store.js';
+import { CLUSTER, startClickHouseShards } from '../test/support/clickhouse-shards.js';
 import { startPostgres } from '../test/support/postgres.js';
 import { clickHouseStore, type WorkerArgs } from './pyramid-part-worker.js';
 import { reportRow } from './summary-table.js';
@@ -72,17 +72,6 @@ async function writeLake(dir: string, rows: number): Promise<void> {
   }
   c.closeSync();
   db.closeSync();
-}
-
-/** The pyramid's zone-data source, by path: it comes from another branch (the lead merges it before this runs). */
-async function pyramidSource(store: ZonePyramidStore): Promise<ZoneDataSource> {
-  const mod = (await import(new URL('../src/app/zone-data/pyramid-zone-data-source.js', import.meta.url).href)) as { PyramidZoneDataSource: new (s: ZonePyramidStore) => ZoneDataSource };
-  return new mod.PyramidZoneDataSource(store);
-}
-
-interface ShardsModule {
-  CLUSTER: string;
-  startClickHouseShards(): Promise<{ urls(): string[]; username: string; password: string; stop(): Promise<void> }>;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -120,14 +109,13 @@ export async function run(): Promise<void> {
   const grid = GRID_FACTORIES.IVEA7H!();
   const zoneId = grid.zoneFromPoint(10, 50, 2);
   const request: ZoneDataRequest = { grid, zoneId, depths: [3], fields: FIELDS, options: { stats: ['count', 'mean', 'min', 'max', 'stdDev'] } } as ZoneDataRequest;
-  const shardsModule = (await import(new URL('../test/support/clickhouse-shards.js', import.meta.url).href)) as ShardsModule;
-  const shards = await shardsModule.startClickHouseShards();
+  const shards = await startClickHouseShards();
   const pg = await startPostgres();
-  const clickhouse = { shards: shards.urls(), cluster: shardsModule.CLUSTER, database: 'dggs_bench', username: shards.username, password: shards.password, timeoutMs: 30_000, maxConnections: 8, retryAfterSeconds: 5 };
-  const store = await clickHouseStore(clickhouse);
-  const pyramid = await pyramidSource(store);
-  const workers = Math.max(2, availableParallelism());
+  const clickhouse = { shards: shards.urls(), cluster: CLUSTER, database: 'dggs_bench', username: shards.username, password: shards.password, timeoutMs: 30_000, maxConnections: 8, retryAfterSeconds: 5 };
+  const store = clickHouseStore(clickhouse);
   const limits = configSchema.parse({}).limits;
+  const pyramid = new PyramidZoneDataSource(store, limits.maxSubZones);
+  const workers = Math.max(2, availableParallelism());
   const pool = new ZoneBinningPool(2, new URL('../src/adapters/grids/catalog.js', import.meta.url).href);
   const children: ChildProcess[] = [];
   const figures: { rows: number; ms: number }[] = [];
