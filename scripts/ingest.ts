@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 
 const USAGE = `usage: npm run ingest -- <collection> --grid <grid id> --levels <levels>
        npm run ingest -- <collection> --pyramid clickhouse [--grid <grid id>] [--levels <levels>] [--workers <n>]
-  <levels>: a range (0-12), a list (3,5,7) or one level; the grid must offer numeric zone keys (IVEA7H, ISEA7H, IVEA3H, ISEA3H and their Z7 forms).
+  <levels>: a range (0-12), a list (3,5,7) or one level; the grid must offer numeric zone keys (every grid but A5).
 Without --pyramid: zone-key columns written into a parquet-lake collection's files; each file is rewritten in place (written beside it under a hidden name, then renamed over it).
 The demo lake's files are committed: \`npm run demo-data\` restores them byte for byte (npm start keeps an ingested demo lake).
 With --pyramid clickhouse: <collection> is a clickhouse-pyramid collection; its source lake (local or S3) is aggregated per zone into
@@ -43,6 +43,17 @@ function parseLevels(text: string): number[] {
   return [...out].sort((a, b) => a - b);
 }
 
+/** The service's config (DGGS_CONFIG and DGGS__... overrides); a config mistake ends the command with its message. */
+async function configOrFail() {
+  const { loadConfig, ConfigError } = await import('../src/app/config/load-config.js');
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+}
+
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     args: process.argv.slice(2),
@@ -60,18 +71,11 @@ async function main(): Promise<void> {
   const gridId = values.grid ?? fail(`--grid is required\n${USAGE}`);
   const levels = parseLevels(values.levels ?? fail(`--levels is required\n${USAGE}`));
 
-  const [{ loadConfig, ConfigError }, { GRID_FACTORIES }, { writeZoneColumns, ZoneColumnsError }] = await Promise.all([
-    import('../src/app/config/load-config.js'),
+  const [config, { GRID_FACTORIES }, { writeZoneColumns, ZoneColumnsError }] = await Promise.all([
+    configOrFail(),
     import('../src/adapters/grids/catalog.js'),
     import('../src/adapters/lake/zone-columns-writer.js'),
   ]);
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) fail(err.message);
-    throw err;
-  }
   const collection = config.collections.find((c) => c.id === collectionId) ?? fail(`no collection "${collectionId}" in the config (${config.collections.map((c) => c.id).join(', ')})`);
   if (collection.backing.kind !== 'parquet-lake') fail(`"${collectionId}" is a ${collection.backing.kind} collection; only parquet-lake collections have files to ingest`);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(config.lake.root)) fail(`lake.root ${config.lake.root} is not a directory: ingest rewrites local files`);
@@ -99,20 +103,13 @@ async function ingestPyramid(collectionId: string, values: { grid?: string; leve
   const workers = values.workers === undefined ? availableParallelism() : Number(values.workers);
   if (!Number.isInteger(workers) || workers < 0 || workers > 256) fail(`--workers "${values.workers}": a whole number of parts this process runs at once, 0-256`);
   const levels = values.levels === undefined ? undefined : parseLevels(values.levels);
-  const [{ loadConfig, ConfigError }, { buildContainer }, { TOKENS }, { PyramidIngestError }, pino] = await Promise.all([
-    import('../src/app/config/load-config.js'),
+  const [config, { buildContainer }, { TOKENS }, { PyramidIngestError }, pino] = await Promise.all([
+    configOrFail(),
     import('../src/app/container.js'),
     import('../src/app/tokens.js'),
     import('../src/app/pyramids/pyramid-ingest.js'),
     import('pino'),
   ]);
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) fail(err.message);
-    throw err;
-  }
   const container = buildContainer(config, pino.default({ level: 'warn', name: 'dggs-api-ingest' }));
   const ingest = container.get<import('../src/app/pyramids/pyramid-ingest.js').PyramidIngest>(TOKENS.PyramidIngest);
   const closeAll = async () => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { PgBoss, type Job as BossJob } from 'pg-boss';
+import type { PgBoss, Job as BossJob } from 'pg-boss';
+import { pgBossOf } from './pg-boss-instance.js';
 import type { EnqueueOptions, ExhaustedHandler, JobHandler, JobQueue, QueuedJob } from '../../ports/job-queue.js';
 
 export interface PgBossJobQueueOptions {
@@ -45,15 +46,7 @@ export class PgBossJobQueue implements JobQueue {
   private closed = false;
 
   constructor(private readonly opts: PgBossJobQueueOptions) {
-    this.boss = new PgBoss({
-      connectionString: opts.url,
-      schema: opts.schema,
-      max: Math.max(4, opts.concurrency + 2),
-      superviseIntervalSeconds: opts.superviseSeconds,
-      monitorIntervalSeconds: opts.superviseSeconds,
-      application_name: 'dggs-api jobs',
-    });
-    this.boss.on('error', (err) => opts.onError?.(err));
+    this.boss = pgBossOf(opts, Math.max(4, opts.concurrency + 2), 'dggs-api jobs');
   }
 
   private ready(): Promise<void> {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { PgBoss, type Job as BossJob } from 'pg-boss';
+import type { PgBoss, Job as BossJob } from 'pg-boss';
+import { pgBossOf } from './pg-boss-instance.js';
 import type { PyramidPartHandler, PyramidPartOutcome, PyramidPartQueue, PyramidPartState, PyramidPartTask } from '../../ports/pyramid-parts.js';
 
 export interface PgBossPyramidPartsOptions {
@@ -41,15 +42,7 @@ export class PgBossPyramidParts implements PyramidPartQueue {
   private closed = false;
 
   constructor(private readonly opts: PgBossPyramidPartsOptions) {
-    this.boss = new PgBoss({
-      connectionString: opts.url,
-      schema: opts.schema,
-      max: 6,
-      superviseIntervalSeconds: opts.superviseSeconds,
-      monitorIntervalSeconds: opts.superviseSeconds,
-      application_name: 'dggs-api pyramid parts',
-    });
-    this.boss.on('error', (err) => opts.onError?.(err));
+    this.boss = pgBossOf(opts, 6, 'dggs-api pyramid parts');
   }
 
   private ready(): Promise<void> {
