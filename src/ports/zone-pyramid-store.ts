@@ -10,6 +10,8 @@
  * shard holds each coarse zone.
  */
 
+import type { Moments } from '../domain/aggregation/moments.js';
+
 /** A pyramid's place in the store: a table name from the config, never from a request. */
 export interface PyramidRef {
   table: string;
@@ -41,17 +43,8 @@ export interface PyramidLayout {
   ingestedAt: string;
 }
 
-/** One field's moments in one cell: enough for count, mean, min, max and the (population) standard deviation. */
-export interface FieldMoments {
-  /** Rows with a number in the field. */
-  valid: number;
-  sum: number;
-  /** Sum of squared deviations from the cell's mean (Welford's M2): variance = m2 / valid. */
-  m2: number;
-  /** NaN when `valid` is 0. */
-  min: number;
-  max: number;
-}
+/** One field's moments in one cell (the domain's `Moments`): enough for count, mean, min, max and the (population) standard deviation. */
+export type FieldMoments = Moments;
 
 /** `period` of the cells over every period (and of every cell of a pyramid without time). */
 export const ALL_TIME = Number.MIN_SAFE_INTEGER;

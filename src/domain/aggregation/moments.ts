@@ -2,7 +2,7 @@
  * A field's moments over a set of values: what a zone pyramid keeps per cell instead of the values,
  * from which count, mean, min, max and the population standard deviation follow, and which two
  * disjoint sets combine into the moments of their union without the values (Chan et al.'s parallel
- * update). The same shape as the pyramid store's `FieldMoments` (src/ports/zone-pyramid-store.ts).
+ * update). The pyramid store's cells carry them (`FieldMoments`, src/ports/zone-pyramid-store.ts).
  *
  * `m2` is the sum of squared deviations from the set's own mean (Welford), not the sum of
  * squares: that one loses every digit to cancellation when the mean is large beside the spread.
