@@ -1,9 +1,18 @@
 import { PgBoss } from 'pg-boss';
 
+/** What both queues of this family are configured with (from `orders` and the datastore). */
 export interface PgBossConnection {
   url: string;
+  /** Schema of pg-boss's own tables. */
   schema: string;
+  /** First retry delay; later ones double (pg-boss backoff, with jitter). */
+  retryDelaySeconds: number;
+  /** A running job whose process sent no heartbeat for this long is retried (pg-boss: at least 10). */
+  heartbeatSeconds: number;
+  /** How often each instance looks for jobs whose heartbeat stopped. */
   superviseSeconds: number;
+  /** Idle poll interval of workers. */
+  pollSeconds: number;
   onError?: (err: unknown) => void;
 }
 

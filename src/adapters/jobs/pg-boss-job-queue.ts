@@ -1,25 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { PgBoss, Job as BossJob } from 'pg-boss';
-import { pgBossOf } from './pg-boss-instance.js';
+import { pgBossOf, type PgBossConnection } from './pg-boss-instance.js';
 import type { EnqueueOptions, ExhaustedHandler, JobHandler, JobQueue, QueuedJob } from '../../ports/job-queue.js';
 
-export interface PgBossJobQueueOptions {
-  url: string;
-  /** Schema of pg-boss's own tables. */
-  schema: string;
+export interface PgBossJobQueueOptions extends PgBossConnection {
   /** Jobs run at once in this process. */
   concurrency: number;
   /** Deliveries of one job before it is given up (moved to the dead-letter queue, then the exhausted handler runs). */
   maxDeliveries: number;
-  /** First retry delay; later ones double (pg-boss backoff, with jitter). */
-  retryDelaySeconds: number;
-  /** A running job whose process sent no heartbeat for this long is retried (pg-boss: at least 10). */
-  heartbeatSeconds: number;
-  /** How often each instance looks for jobs whose heartbeat stopped. */
-  superviseSeconds: number;
-  /** Idle poll interval of workers. */
-  pollSeconds: number;
-  onError?: (err: unknown) => void;
 }
 
 export const QUEUE = 'dggs-order-jobs';

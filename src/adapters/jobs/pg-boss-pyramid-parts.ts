@@ -1,20 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { PgBoss, Job as BossJob } from 'pg-boss';
-import { pgBossOf } from './pg-boss-instance.js';
+import { pgBossOf, type PgBossConnection } from './pg-boss-instance.js';
 import type { PyramidPartHandler, PyramidPartOutcome, PyramidPartQueue, PyramidPartState, PyramidPartTask } from '../../ports/pyramid-parts.js';
 
-export interface PgBossPyramidPartsOptions {
-  url: string;
-  /** Schema of pg-boss's own tables (shared with the order jobs' queue). */
-  schema: string;
+/** `schema` is shared with the order jobs' queue. */
+export interface PgBossPyramidPartsOptions extends PgBossConnection {
   /** Attempts of one part before it fails for good. */
   maxAttempts: number;
-  retryDelaySeconds: number;
-  /** A running part whose process sent no heartbeat for this long is retried (pg-boss: at least 10). */
-  heartbeatSeconds: number;
-  superviseSeconds: number;
-  pollSeconds: number;
-  onError?: (err: unknown) => void;
 }
 
 export const PYRAMID_PARTS_QUEUE = 'dggs-pyramid-parts';
